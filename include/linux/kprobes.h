@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel probes: dynamic breakpoints on (almost) any kernel instruction.
+ *
+ * The header is in four parts:
+ *
+ *   1. types shared by users and the core (struct kprobe, struct kretprobe);
+ *   2. the user API (register/unregister/enable/disable), kernel-doc'd in
+ *      kernel/kprobes/core.c and kernel/kprobes/kretprobe.c;
+ *   3. helpers that may be used from a handler or from the trap path;
+ *   4. the architecture contract: what an architecture implements and what
+ *      the core provides to it.
+ *
+ * The design (probe states, lock order, handler context rules) is written
+ * down in kernel/kprobes/internal.h and Documentation/trace/kprobes.rst.
+ */
+#ifndef _LINUX_KPROBES_H
+#define _LINUX_KPROBES_H
+
+#include <linux/compiler.h>
+#include <linux/linkage.h>
+#include <linux/list.h>
+#include <linux/llist.h>
+#include <linux/notifier.h>
+#include <linux/smp.h>
+#include <linux/bug.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/rcupdate.h>
+#include <linux/mutex.h>
+#include <linux/ftrace.h>
+#include <linux/refcount.h>
+#include <asm/kprobes.h>
+
+struct kprobe;
+struct pt_regs;
+struct kretprobe;
+struct kretprobe_instance;
+
+/* ---------------------------------------------------------------------
+ * 1. Types
+ * ---------------------------------------------------------------------
+ */
+
+/**
+ * typedef kprobe_pre_handler_t - called before the probed instruction runs
+ *
+ * Return 0 to let the probed instruction run (then the post handler, if
+ * any, is called).  Return non-zero after changing regs->ip to resume
+ * somewhere else: the probed instruction and the post handler are skipped.
+ */
+typedef int (*kprobe_pre_handler_t)(struct kprobe *p, struct pt_regs *regs);
+
+/**
+ * typedef kprobe_post_handler_t - called after the probed instruction ran
+ */
+typedef void (*kprobe_post_handler_t)(struct kprobe *p, struct pt_regs *regs,
+				      unsigned long flags);
+
+/* Bits of kprobe::flags.  Users may set KPROBE_FLAG_DISABLED before
+ * registering; every other bit belongs to the core.
+ */
+#define KPROBE_FLAG_GONE		0x1	/* the probed text is gone */
+#define KPROBE_FLAG_DISABLED		0x2	/* registered, not firing */
+#define KPROBE_FLAG_OPTIMIZED		0x4	/* a jump replaced the int3 */
+#define KPROBE_FLAG_FTRACE		0x8	/* armed through ftrace */
+#define KPROBE_FLAG_ON_FUNC_ENTRY	0x10	/* at a function's entry */
+
+/**
+ * struct kprobe - one breakpoint probe
+ * @hlist: core-owned; hashed while the probe is the primary entry of a site
+ * @list: core-owned; linked while the probe is attached to a probe site
+ * @nmissed: hits whose handlers were skipped (probe hit while another ran)
+ * @addr: address to probe, or NULL to use @symbol_name + @offset
+ * @symbol_name: symbol to probe (with @offset); exclusive with @addr
+ * @offset: byte offset from @symbol_name (or from @addr)
+ * @pre_handler: called before the probed instruction runs
+ * @post_handler: called after the probed instruction ran (may be NULL)
+ * @opcode: core-owned; the original first byte(s) of the probed instruction
+ * @ainsn: core-owned; architecture's copy of the probed instruction
+ * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be set by users
+ */
+struct kprobe {
+	struct hlist_node hlist;
+	struct list_head list;
+	unsigned long nmissed;
+	kprobe_opcode_t *addr;
+	const char *symbol_name;
+	unsigned int offset;
+	kprobe_pre_handler_t pre_handler;
+	kprobe_post_handler_t post_handler;
+	kprobe_opcode_t opcode;
+	struct arch_specific_insn ainsn;
+	u32 flags;
+};
+
+/**
+ * typedef kretprobe_handler_t - kretprobe entry or return handler
+ *
+ * As an entry handler, a non-zero return means "do not track this call":
+ * the return handler will not run for it.
+ */
+typedef int (*kretprobe_handler_t)(struct kretprobe_instance *ri,
+				   struct pt_regs *regs);
+
+struct kretprobe_pool;
+
+/**
+ * struct kretprobe - a probe on a function's return
+ * @kp: the entry probe (set @kp.addr or @kp.symbol_name)
+ * @handler: called when the probed function returns
+ * @entry_handler: optional, called on function entry
+ * @maxactive: instances to preallocate; <= 0 picks a default
+ * @nmissed: returns not probed because no instance was free, the entry
+ *	handler refused, or the probe recursed (see @missed_*)
+ * @data_size: bytes of per-instance private data (kretprobe_instance::data)
+ * @pool: core-owned instance pool; outlives the kretprobe while instances
+ *	are still on some task's stack
+ * @missed_empty: core-owned; misses because the pool was empty
+ * @missed_recursion: core-owned; misses because the entry hit recursively
+ * @missed_refused: core-owned; calls the entry handler declined
+ */
+struct kretprobe {
+	struct kprobe kp;
+	kretprobe_handler_t handler;
+	kretprobe_handler_t entry_handler;
+	int maxactive;
+	int nmissed;
+	size_t data_size;
+	struct kretprobe_pool __rcu *pool;
+	unsigned long missed_empty;
+	unsigned long missed_recursion;
+	unsigned long missed_refused;
+};
+
+#define KRETPROBE_MAX_DATA_SIZE		4096
+#define KRETPROBE_MAX_ACTIVE		4096
+
+/**
+ * struct kretprobe_instance - one tracked call of a kretprobe'd function
+ * @llist: core-owned; links the instance on its task's stack of instances
+ * @pool: core-owned; the pool this instance belongs to
+ * @task: the task that made the call
+ * @ret_addr: the real return address, replaced by the trampoline's
+ * @fp: the stack slot that held @ret_addr (identifies the frame)
+ * @free_next: core-owned; free-list link inside the pool
+ * @data: @kretprobe::data_size bytes for the handlers
+ */
+struct kretprobe_instance {
+	struct llist_node llist;
+	struct kretprobe_pool *pool;
+	struct task_struct *task;
+	kprobe_opcode_t *ret_addr;
+	void *fp;
+	struct kretprobe_instance *free_next;
+	char data[];
+};
+
+/**
+ * struct kprobe_blacklist_entry - an address range that may not be probed
+ * @list: link on the blacklist
+ * @start_addr: first byte of the range
+ * @end_addr: one past its last byte
+ */
+struct kprobe_blacklist_entry {
+	struct list_head list;
+	unsigned long start_addr;
+	unsigned long end_addr;
+};
+
+#ifdef CONFIG_KPROBES
+
+/* ---------------------------------------------------------------------
+ * 2. User API
+ * ---------------------------------------------------------------------
+ */
+int register_kprobe(struct kprobe *p);
+void unregister_kprobe(struct kprobe *p);
+int register_kprobes(struct kprobe **kps, int num);
+void unregister_kprobes(struct kprobe **kps, int num);
+int disable_kprobe(struct kprobe *kp);
+int enable_kprobe(struct kprobe *kp);
+
+int register_kretprobe(struct kretprobe *rp);
+void unregister_kretprobe(struct kretprobe *rp);
+int register_kretprobes(struct kretprobe **rps, int num);
+void unregister_kretprobes(struct kretprobe **rps, int num);
+
+int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
+			 unsigned long offset);
+bool within_kprobe_blacklist(unsigned long addr);
+int kprobe_add_ksym_blacklist(unsigned long entry);
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
+void wait_for_kprobe_optimizer(void);
+void kprobe_free_init_mem(void);
+void kprobe_ftrace_kill(void);
+int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
+		       char *sym);
+kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
+void dump_kprobe(struct kprobe *kp);
+
+static inline int disable_kretprobe(struct kretprobe *rp)
+{
+	return disable_kprobe(&rp->kp);
+}
+
+static inline int enable_kretprobe(struct kretprobe *rp)
+{
+	return enable_kprobe(&rp->kp);
+}
+
+static inline bool kprobe_gone(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_GONE;
+}
+
+/* A gone probe counts as disabled: it can never fire again. */
+static inline bool kprobe_disabled(struct kprobe *p)
+{
+	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
+}
+
+static inline bool kprobe_optimized(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_OPTIMIZED;
+}
+
+static inline bool kprobe_ftrace(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_FTRACE;
+}
+
+/* ---------------------------------------------------------------------
+ * 3. Handler and trap-path helpers
+ * ---------------------------------------------------------------------
+ */
+
+/* The probe whose handlers this CPU is running, or NULL. */
+DECLARE_PER_CPU(struct kprobe *, current_kprobe);
+
+static nokprobe_inline struct kprobe *kprobe_running(void)
+{
+	return __this_cpu_read(current_kprobe);
+}
+
+static nokprobe_inline void reset_current_kprobe(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+}
+
+struct kprobe *get_kprobe(void *addr);
+void kprobes_inc_nmissed_count(struct kprobe *p);
+
+/*
+ * kprobe_busy_begin/end() - make probes hit in between count as missed.
+ * Used around code that runs probe handlers without a breakpoint (the
+ * kretprobe trampoline, fprobe's kprobe emulation).
+ */
+void kprobe_busy_begin(void);
+void kprobe_busy_end(void);
+
+static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
+					      unsigned int trap)
+{
+	if (user_mode(regs) || preemptible() || !kprobe_running())
+		return false;
+	return kprobe_fault_handler(regs, trap);
+}
+
+#ifdef CONFIG_KRETPROBES
+void kprobe_flush_task(struct task_struct *tk);
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
+				      struct llist_node **cur);
+
+static nokprobe_inline void *kretprobe_trampoline_addr(void)
+{
+	return dereference_kernel_function_descriptor(arch_kretprobe_trampoline);
+}
+
+static nokprobe_inline bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return (void *)addr == kretprobe_trampoline_addr();
+}
+
+/*
+ * get_kretprobe() - the kretprobe an instance was taken for, or NULL when
+ * that kretprobe has been unregistered while the instance was in flight.
+ */
+struct kretprobe *get_kretprobe(struct kretprobe_instance *ri);
+
+static nokprobe_inline unsigned long
+get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return (unsigned long)ri->ret_addr;
+}
+
+/* Called by the architecture's return trampoline. */
+unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
+					   void *frame_pointer);
+#else /* !CONFIG_KRETPROBES */
+static inline void kprobe_flush_task(struct task_struct *tk) { }
+static inline bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return false;
+}
+
+static inline unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
+						    void *fp,
+						    struct llist_node **cur)
+{
+	return 0;
+}
+#endif /* CONFIG_KRETPROBES */
+
+/* ---------------------------------------------------------------------
+ * 4. Architecture contract
+ * ---------------------------------------------------------------------
+ *
+ * Implemented by the architecture; called by the core with kprobe_mutex
+ * held unless noted.
+ */
+int arch_prepare_kprobe(struct kprobe *p);	/* decode + copy to a slot */
+void arch_arm_kprobe(struct kprobe *p);		/* text_mutex held */
+void arch_disarm_kprobe(struct kprobe *p);	/* text_mutex held */
+void arch_remove_kprobe(struct kprobe *p);	/* free what prepare took */
+int arch_init_kprobes(void);
+int arch_populate_kprobe_blacklist(void);
+bool arch_within_kprobe_blacklist(unsigned long addr);
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry);
+int arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
+			    char *type, char *sym);
+void arch_prepare_kretprobe(struct kretprobe_instance *ri,
+			    struct pt_regs *regs);
+int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
+			     void *data);
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
+int arch_prepare_kprobe_ftrace(struct kprobe *p);
+
+/* Executable pages for instruction slots (weak, overridable). */
+void *alloc_insn_page(void);
+
+/* Is @addr inside one of the core's executable instruction slots? */
+bool kprobe_insn_slot_contains(unsigned long addr);
+bool kprobe_optinsn_slot_contains(unsigned long addr);
+
+static inline bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return kprobe_insn_slot_contains(addr);
+}
+
+static inline bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return kprobe_optinsn_slot_contains(addr);
+}
+
+#else /* !CONFIG_KPROBES */
+
+static inline int register_kprobe(struct kprobe *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kprobe(struct kprobe *p) { }
+
+static inline int register_kprobes(struct kprobe **kps, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kprobes(struct kprobe **kps, int num) { }
+
+static inline int disable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int enable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int register_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kretprobe(struct kretprobe *rp) { }
+
+static inline int register_kretprobes(struct kretprobe **rps, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kretprobes(struct kretprobe **rps, int num) { }
+
+static inline int disable_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int enable_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline bool kprobe_gone(struct kprobe *p)
+{
+	return false;
+}
+
+static inline struct kprobe *get_kprobe(void *addr)
+{
+	return NULL;
+}
+
+static inline struct kprobe *kprobe_running(void)
+{
+	return NULL;
+}
+
+static inline bool kprobe_page_fault(struct pt_regs *regs, unsigned int trap)
+{
+	return false;
+}
+
+static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	return 0;
+}
+
+static inline bool within_kprobe_blacklist(unsigned long addr)
+{
+	return true;
+}
+
+static inline int kprobe_get_kallsym(unsigned int symnum, unsigned long *value,
+				     char *type, char *sym)
+{
+	return -ERANGE;
+}
+
+static inline void wait_for_kprobe_optimizer(void) { }
+static inline void kprobe_free_init_mem(void) { }
+static inline void kprobe_ftrace_kill(void) { }
+static inline void kprobe_flush_task(struct task_struct *tk) { }
+
+static inline bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return false;
+}
+
+static inline unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
+						    void *fp,
+						    struct llist_node **cur)
+{
+	return 0;
+}
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _LINUX_KPROBES_H */

@@ -68,30 +68,34 @@ typedef void (*kprobe_post_handler_t)(struct kprobe *p, struct pt_regs *regs,
 
 /**
  * struct kprobe - one breakpoint probe
- * @hlist: core-owned; hashed while the probe is the primary entry of a site
- * @list: core-owned; linked while the probe is attached to a probe site
- * @nmissed: hits whose handlers were skipped (probe hit while another ran)
  * @addr: address to probe, or NULL to use @symbol_name + @offset
  * @symbol_name: symbol to probe (with @offset); exclusive with @addr
  * @offset: byte offset from @symbol_name (or from @addr)
  * @pre_handler: called before the probed instruction runs
  * @post_handler: called after the probed instruction ran (may be NULL)
+ * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be set by users
+ * @nmissed: hits whose handlers were skipped (probe hit while another ran)
+ * @list: core-owned; linked while the probe is attached to a probe site
+ * @hlist: core-owned; hashed while the probe is the primary entry of a site
  * @opcode: core-owned; the original first byte(s) of the probed instruction
  * @ainsn: core-owned; architecture's copy of the probed instruction
- * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be set by users
+ *
+ * The fields up to @nmissed are the user's; the rest belong to the core
+ * from registration until unregister_kprobe() returns.
  */
 struct kprobe {
-	struct hlist_node hlist;
-	struct list_head list;
-	unsigned long nmissed;
 	kprobe_opcode_t *addr;
 	const char *symbol_name;
 	unsigned int offset;
 	kprobe_pre_handler_t pre_handler;
 	kprobe_post_handler_t post_handler;
+	u32 flags;
+	unsigned long nmissed;
+
+	struct list_head list;
+	struct hlist_node hlist;
 	kprobe_opcode_t opcode;
 	struct arch_specific_insn ainsn;
-	u32 flags;
 };
 
 /**
@@ -116,21 +120,21 @@ struct kretprobe_pool;
  * @data_size: bytes of per-instance private data (kretprobe_instance::data)
  * @pool: core-owned instance pool; outlives the kretprobe while instances
  *	are still on some task's stack
- * @missed_empty: core-owned; misses because the pool was empty
- * @missed_recursion: core-owned; misses because the entry hit recursively
+ * @missed_empty: core-owned; misses because the pool was empty (the
+ *	recursion misses are @kp.nmissed)
  * @missed_refused: core-owned; calls the entry handler declined
  */
 struct kretprobe {
 	struct kprobe kp;
-	kretprobe_handler_t handler;
 	kretprobe_handler_t entry_handler;
+	kretprobe_handler_t handler;
+	size_t data_size;
 	int maxactive;
 	int nmissed;
-	size_t data_size;
-	struct kretprobe_pool __rcu *pool;
+
 	unsigned long missed_empty;
-	unsigned long missed_recursion;
 	unsigned long missed_refused;
+	struct kretprobe_pool __rcu *pool;
 };
 
 #define KRETPROBE_MAX_DATA_SIZE		4096
@@ -167,6 +171,19 @@ struct kprobe_blacklist_entry {
 	unsigned long start_addr;
 	unsigned long end_addr;
 };
+
+/* Flag tests usable whether or not kprobes is built in. */
+static inline bool kprobe_has_flag(const struct kprobe *p, u32 mask)
+{
+	return (p->flags & mask) != 0;
+}
+
+#define kprobe_gone(p)		kprobe_has_flag(p, KPROBE_FLAG_GONE)
+/* A gone probe counts as disabled: it can never fire again. */
+#define kprobe_disabled(p)	\
+	kprobe_has_flag(p, KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE)
+#define kprobe_optimized(p)	kprobe_has_flag(p, KPROBE_FLAG_OPTIMIZED)
+#define kprobe_ftrace(p)	kprobe_has_flag(p, KPROBE_FLAG_FTRACE)
 
 #ifdef CONFIG_KPROBES
 
@@ -207,27 +224,6 @@ static inline int disable_kretprobe(struct kretprobe *rp)
 static inline int enable_kretprobe(struct kretprobe *rp)
 {
 	return enable_kprobe(&rp->kp);
-}
-
-static inline bool kprobe_gone(struct kprobe *p)
-{
-	return p->flags & KPROBE_FLAG_GONE;
-}
-
-/* A gone probe counts as disabled: it can never fire again. */
-static inline bool kprobe_disabled(struct kprobe *p)
-{
-	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
-}
-
-static inline bool kprobe_optimized(struct kprobe *p)
-{
-	return p->flags & KPROBE_FLAG_OPTIMIZED;
-}
-
-static inline bool kprobe_ftrace(struct kprobe *p)
-{
-	return p->flags & KPROBE_FLAG_FTRACE;
 }
 
 /* ---------------------------------------------------------------------
@@ -404,11 +400,6 @@ static inline int disable_kretprobe(struct kretprobe *rp)
 static inline int enable_kretprobe(struct kretprobe *rp)
 {
 	return -EOPNOTSUPP;
-}
-
-static inline bool kprobe_gone(struct kprobe *p)
-{
-	return false;
 }
 
 static inline struct kprobe *get_kprobe(void *addr)

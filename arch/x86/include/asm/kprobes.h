@@ -5,10 +5,11 @@
  * A probe is an int3 over the first byte of the probed instruction.  The
  * original instruction is copied into an executable slot followed by a
  * second int3; after the handlers ran, the CPU executes the copy and traps
- * on the second int3, where the core runs the post handler and resumes at
- * the instruction after the probe.  Control-flow instructions that cannot
- * run at another address (relative call/jmp/jcc/loop, ret) are emulated
- * instead.  The per-CPU state machine is struct kprobe_ctlblk below.
+ * on the second int3, where the post handler runs and execution resumes
+ * after the probed instruction.  Control-flow instructions that cannot run
+ * at another address (relative call/jmp/jcc/loop, ret, call/jmp *%reg) are
+ * emulated in C instead.  The per-CPU state machine is struct
+ * kprobe_ctlblk below; the code is in arch/x86/kernel/kprobes/.
  */
 #ifndef _ASM_X86_KPROBES_H
 #define _ASM_X86_KPROBES_H
@@ -17,17 +18,14 @@
 
 #ifdef CONFIG_KPROBES
 
-#include <linux/types.h>
-#include <linux/ptrace.h>
-#include <linux/percpu.h>
 #include <asm/insn.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
 
-#define __ARCH_WANT_KPROBES_INSN_SLOT
-
-struct pt_regs;
-struct kprobe;
-
+/* x86 instructions are byte streams; a probe saves and patches one byte. */
 typedef u8 kprobe_opcode_t;
+
+struct kprobe;
 
 #define BREAKPOINT_INSTRUCTION	0xcc
 
@@ -47,31 +45,47 @@ enum kprobe_insn_kind {
 	KPROBE_INSN_EMULATE,
 };
 
+/**
+ * enum kprobe_step_finish - C work after the copy in the slot has run
+ * @KPROBE_FINISH_NONE: nothing, resume after the probed instruction
+ * @KPROBE_FINISH_PUSHF: pushf saved the flags of the slot, whose IF we
+ *	cleared: put the probed context's IF into the pushed word
+ * @KPROBE_FINISH_JMP: "jmp *mem" ran as "push mem": pop the target, go there
+ * @KPROBE_FINISH_CALL: "call *mem" ran as "push mem": pop the target, push
+ *	the return address, go to the target
+ */
+enum kprobe_step_finish {
+	KPROBE_FINISH_NONE,
+	KPROBE_FINISH_PUSHF,
+	KPROBE_FINISH_JMP,
+	KPROBE_FINISH_CALL,
+};
+
 struct kprobe_emulation;
 
 /**
  * struct arch_specific_insn - x86 per-probe data
- * @slot: executable copy of the instruction followed by an int3 (STEP)
- * @kind: how the instruction runs out of line
- * @len: length of the original instruction
+ * @slot: executable copy of the instruction followed by an int3 (STEP);
+ *	NULL for emulated instructions and ftrace-based probes
  * @emulate: the emulation routine (EMULATE)
- * @rel: signed displacement of a relative branch / rip-relative operand
- * @cond: condition code of jcc/loop/jcxz, or the register of call/jmp *%reg
- * @opsize: operand size for the emulated instruction (bytes)
- * @fixup_call: the stepped instruction pushed a return address into the
- *	slot (indirect call): rewrite it to the original site
- * @if_modifier: the instruction changes EFLAGS.IF (popf, sti, cli)
+ * @rel: branch displacement, or the imm16 of "ret imm16" (EMULATE)
+ * @kind: enum kprobe_insn_kind
+ * @len: length of the original instruction
+ * @cond: condition code of jcc, variant of loop/jrcxz, or the register
+ *	number of call/jmp *%reg (EMULATE)
+ * @finish: enum kprobe_step_finish (STEP)
+ * @if_modifier: the instruction sets EFLAGS.IF itself (popf, sti, cli):
+ *	keep its result instead of restoring the probed context's IF
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;
+	const struct kprobe_emulation *emulate;
+	s32 rel;
 	u8 kind;
 	u8 len;
 	u8 cond;
-	u8 opsize;
-	bool fixup_call;
+	u8 finish;
 	bool if_modifier;
-	const struct kprobe_emulation *emulate;
-	s32 rel;
 };
 
 /**
@@ -80,17 +94,29 @@ struct arch_specific_insn {
  * @KPROBE_CPU_HANDLER: running the pre handler of current_kprobe
  * @KPROBE_CPU_STEPPING: executing current_kprobe's slot copy
  * @KPROBE_CPU_POST: running the post handler of current_kprobe
- * @KPROBE_CPU_REENTERED: stepping a probe hit while another was active;
- *	the interrupted probe's state is in kprobe_ctlblk::saved
- * @KPROBE_CPU_BUSY: kprobe_busy_begin() section or ftrace-based handler
+ * @KPROBE_CPU_REENTERED: stepping current_kprobe, hit while this CPU was
+ *	already busy with a probe; the interrupted state is on
+ *	kprobe_ctlblk::saved
+ * @KPROBE_CPU_BUSY: inside kprobe_busy_begin()/end() (the core saves and
+ *	restores the interrupted state itself)
  *
- * Transitions (all on one CPU, interrupts off; see core.c):
+ * Transitions (one CPU, interrupts off; checked by kprobe_set_state()):
  *
- *   IDLE --int3--> HANDLER --pre returns 0--> STEPPING --int3--> POST --> IDLE
- *                     |                                   \-----(no post)--> IDLE
- *                     +--pre changed ip--> IDLE
- *   HANDLER/POST/BUSY --int3 of another probe--> REENTERED --int3--> (restored)
- *   STEPPING --fault in the slot--> (restored to the probe address) IDLE
+ *   IDLE -int3-> HANDLER -+- pre handler changed ip ----------------> IDLE
+ *                         +- STEP kind -> STEPPING -+- trailing int3 -+
+ *                         |                         +- fault -> IDLE  |
+ *                         +- EMULATE kind ----------------------------+
+ *                                                                     v
+ *                                          POST (if a post handler) -> IDLE
+ *
+ *   any busy state --int3 of a probe--> push; REENTERED --trailing int3--> pop
+ *   (an emulated instruction needs no push: it completes in the handler)
+ *
+ * A push saves (current_kprobe, state, saved_if) on kprobe_ctlblk::saved;
+ * the pop after the step (or a fault in it) restores them.  Re-entered
+ * probes run no handlers, their hits count as missed.  Each push needs a
+ * new exception context (handler -> NMI -> #MC -> #DB), which bounds the
+ * depth by KPROBE_NEST_MAX.
  */
 enum kprobe_cpu_state {
 	KPROBE_CPU_IDLE = 0,
@@ -101,8 +127,10 @@ enum kprobe_cpu_state {
 	KPROBE_CPU_BUSY,
 };
 
+#define KPROBE_NEST_MAX		4
+
 /**
- * struct kprobe_saved_state - the interrupted probe during a re-entry
+ * struct kprobe_saved_state - an interrupted probe, saved by a push
  * @kp: its current_kprobe
  * @state: its state
  * @saved_if: its saved EFLAGS.IF
@@ -116,13 +144,15 @@ struct kprobe_saved_state {
 /**
  * struct kprobe_ctlblk - per-CPU kprobe control block
  * @state: enum kprobe_cpu_state
+ * @depth: number of entries used in @saved
  * @saved_if: EFLAGS.IF of the probed context (cleared while stepping)
- * @saved: the outer probe while a re-entered one is being stepped
+ * @saved: the interrupted states, innermost last
  */
 struct kprobe_ctlblk {
 	u8 state;
+	u8 depth;
 	unsigned long saved_if;
-	struct kprobe_saved_state saved;
+	struct kprobe_saved_state saved[KPROBE_NEST_MAX];
 };
 
 DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kretprobe return trampoline (x86-64).
+ *
+ * arch_prepare_kretprobe() put this symbol in place of a return address,
+ * so the probed function's ret lands on the first instruction with %rsp
+ * one word above the slot that held the return address (ri->fp).  The
+ * trampoline saves the registers as a struct pt_regs, lets the C callback
+ * run the return handlers, writes the real return address back into the
+ * slot and returns through it, with every register (and the flags) as the
+ * probed function left them, unless a handler changed them in pt_regs.
+ *
+ * Stack while the callback runs (higher addresses first):
+ *
+ *	ri->fp:	return address slot, the trampoline's address until the
+ *		callback has returned the real one
+ *		struct pt_regs: ss, sp (= ri->fp + 8), flags, cs,
+ *		ip (the trampoline; the callback sets the real address),
+ *		orig_ax (-1), then the general registers
+ *	%rsp:	pt_regs::r15
+ *
+ * To the ORC unwinder this is a function frame whose return address is
+ * the trampoline; it finds the real one with kretprobe_find_ret_addr()
+ * (see asm/unwind.h), also when interrupted on the first instruction.
+ * With frame pointers, %rbp holds the encoded pt_regs pointer.
+ */
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/asm.h>
+#include <asm/frame.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+#include <asm/unwind_hints.h>
+
+	.code64
+	.section .text, "ax"
+
+SYM_CODE_START(arch_kretprobe_trampoline)
+	/* Entered by a ret, never by an indirect branch: no ENDBR. */
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+
+	/* Take the popped slot back; the real return address goes there. */
+	pushq	$arch_kretprobe_trampoline
+	UNWIND_HINT_FUNC
+
+	/* struct pt_regs, top down; flags before anything changes them. */
+	leaq	-16(%rsp), %rsp
+	pushfq
+	pushq	$__KERNEL_CS
+	pushq	$arch_kretprobe_trampoline
+	pushq	$-1
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	$__KERNEL_DS, SS(%rsp)
+	leaq	FRAME_SIZE+8(%rsp), %rax
+	movq	%rax, RSP(%rsp)
+	ENCODE_FRAME_POINTER
+
+	movq	%rsp, %rdi
+	call	arch_kretprobe_trampoline_callback
+	movq	%rax, FRAME_SIZE(%rsp)
+
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	/* Past orig_ax, ip and cs to the flags; then past sp and ss. */
+	leaq	24(%rsp), %rsp
+	popfq
+	leaq	16(%rsp), %rsp
+	RET
+SYM_CODE_END(arch_kretprobe_trampoline)
+_ASM_NOKPROBE(arch_kretprobe_trampoline)
+STACK_FRAME_NON_STANDARD_FP arch_kretprobe_trampoline

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * x86 kprobes: what core.c, decode.c, emulate.c, ftrace.c and kretprobe.c
+ * share.  The per-CPU state machine is documented in <asm/kprobes.h>, the
+ * generic side in kernel/kprobes/internal.h.
+ *
+ *   decode.c   pure: bytes in, struct kprobe_decoded out (what kind of
+ *              instruction, how to run it, why it is refused)
+ *   emulate.c  the table of emulated instructions and the C work done
+ *              after a slot step (trap path)
+ *   core.c     prepare/arm/disarm/remove, the int3 and fault handlers,
+ *              the per-CPU state machine, blacklist and address hooks
+ *   ftrace.c   probes on fentry sites, armed through ftrace
+ *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
+ */
+#ifndef _X86_KERNEL_KPROBES_H
+#define _X86_KERNEL_KPROBES_H
+
+#include "../../../../kernel/kprobes/internal.h"
+
+#include <asm/insn.h>
+
+struct pt_regs;
+
+/**
+ * enum kprobe_modrm_match - how struct kprobe_insn_pattern looks at ModRM
+ * @KPROBE_MODRM_ANY: not at all
+ * @KPROBE_MODRM_REG: ModRM.reg equals @modrm (opcode extension, any mod)
+ * @KPROBE_MODRM_REG_DIRECT: ModRM.reg equals @modrm and mod is 3 (register)
+ * @KPROBE_MODRM_EXACT: the whole ModRM byte equals @modrm
+ */
+enum kprobe_modrm_match {
+	KPROBE_MODRM_ANY,
+	KPROBE_MODRM_REG,
+	KPROBE_MODRM_REG_DIRECT,
+	KPROBE_MODRM_EXACT,
+};
+
+/**
+ * struct kprobe_insn_pattern - a family of legacy-encoded opcodes
+ * @opcode: the opcode byte (the one after 0x0f when @esc)
+ * @mask: bits of the opcode byte that must equal @opcode
+ * @esc: two-byte opcode (0x0f escape)
+ * @modrm_match: enum kprobe_modrm_match
+ * @modrm: operand of @modrm_match
+ *
+ * VEX/EVEX-encoded instructions never match: their opcode bytes mean
+ * something else, and none of them is a branch.
+ */
+struct kprobe_insn_pattern {
+	u8 opcode;
+	u8 mask;
+	u8 esc;
+	u8 modrm_match;
+	u8 modrm;
+};
+
+/* One opcode byte, a family of them, a 0x0f-escaped one, an opcode /reg. */
+#define KPROBE_OP(op)		{ .opcode = (op), .mask = 0xff }
+#define KPROBE_OPS(op, m)	{ .opcode = (op), .mask = (m) }
+#define KPROBE_0F(op)		{ .opcode = (op), .mask = 0xff, .esc = 1 }
+#define KPROBE_OP_REG(op, reg)						\
+	{ .opcode = (op), .mask = 0xff,					\
+	  .modrm_match = KPROBE_MODRM_REG, .modrm = (reg) }
+
+bool kprobe_insn_matches(struct insn *insn,
+			 const struct kprobe_insn_pattern *pat);
+
+/**
+ * enum kprobe_operand - what an emulated instruction needs from its encoding
+ * @KPROBE_OPERAND_NONE: nothing
+ * @KPROBE_OPERAND_REL: a signed branch displacement (into ainsn.rel)
+ * @KPROBE_OPERAND_IMM16: an unsigned 16-bit immediate (into ainsn.rel)
+ * @KPROBE_OPERAND_RM_REG: the register named by ModRM.rm (into ainsn.cond)
+ */
+enum kprobe_operand {
+	KPROBE_OPERAND_NONE,
+	KPROBE_OPERAND_REL,
+	KPROBE_OPERAND_IMM16,
+	KPROBE_OPERAND_RM_REG,
+};
+
+typedef void (*kprobe_emulate_fn)(const struct arch_specific_insn *ai,
+				  unsigned long addr, struct pt_regs *regs);
+
+/**
+ * struct kprobe_emulation - an instruction computed in C instead of stepped
+ * @pattern: the instructions it handles
+ * @cond_mask: ainsn.cond = last opcode byte & @cond_mask (jcc, loop)
+ * @operand: enum kprobe_operand
+ * @name: for messages
+ * @emulate: sets regs->ip (and sp/stack/rcx) as the instruction at @addr
+ *	would have; called on the trap path with interrupts off
+ */
+struct kprobe_emulation {
+	struct kprobe_insn_pattern pattern;
+	u8 cond_mask;
+	u8 operand;
+	const char *name;
+	kprobe_emulate_fn emulate;
+};
+
+/* emulate.c */
+const struct kprobe_emulation *kprobe_find_emulation(struct insn *insn);
+void kprobe_step_finish(const struct arch_specific_insn *ai,
+			unsigned long addr, unsigned long saved_if,
+			struct pt_regs *regs);
+
+/**
+ * struct kprobe_decoded - what decode.c found out about one instruction
+ * @ainsn: the per-probe data, except @ainsn.slot
+ * @bytes: the instruction as it must be copied into a slot
+ * @rip_disp: offset of a rip-relative disp32 in @bytes, 0 if there is none
+ * @reason: why the instruction is refused (NULL when accepted)
+ */
+struct kprobe_decoded {
+	struct arch_specific_insn ainsn;
+	u8 bytes[MAX_INSN_SIZE];
+	u8 rip_disp;
+	const char *reason;
+};
+
+/* decode.c */
+int kprobe_decode_insn(const u8 *text, unsigned int len,
+		       struct kprobe_decoded *d);
+int kprobe_relocate_insn(struct kprobe_decoded *d, unsigned long from,
+			 unsigned long to);
+
+/* core.c: the only way to change kprobe_ctlblk::state outside push/pop */
+void kprobe_set_state(struct kprobe_ctlblk *kcb, u8 state);
+
+/* kretprobe.c, called from kretprobe_trampoline.S */
+__visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
+
+#endif /* _X86_KERNEL_KPROBES_H */

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Where a kprobe goes: turning addr, or symbol_name + offset, into one
+ * address, and deciding whether that address may get a probe at all.
+ *
+ * Resolution:	exactly one of addr and symbol_name; a symbol must exist
+ *		and name one function only; the architecture then adjusts
+ *		the address (x86 steps over an ENDBR at a function entry).
+ * Validation:	core kernel or module text, not blacklisted, not a jump
+ *		label or static call site, not inside an ftrace call site
+ *		(the call site itself is probed through ftrace), and on an
+ *		instruction boundary.
+ *
+ * Every refusal is reported by exactly one kprobe_refuse() line.
+ */
+/* First: it defines pr_fmt. */
+#include "internal.h"
+
+#include <linux/ftrace.h>
+#include <linux/jump_label.h>
+#include <linux/kallsyms.h>
+#include <linux/static_call.h>
+
+void kprobe_refuse(const struct kprobe *p, const char *why)
+{
+	if (p->symbol_name)
+		pr_info("refusing %s+0x%x: %s\n", p->symbol_name, p->offset, why);
+	else if (p->addr)
+		pr_info("refusing %pS: %s\n", (void *)p->addr + p->offset, why);
+	else
+		pr_info("refusing a kprobe without address: %s\n", why);
+}
+
+/**
+ * kprobe_lookup_name() - the address of a function, by name
+ * @name: a symbol, or "module:symbol"
+ * @offset: the offset the caller will add (for architectures that need it)
+ *
+ * Return: the address, or NULL if there is no such symbol.
+ */
+kprobe_opcode_t * __weak kprobe_lookup_name(const char *name,
+					    unsigned int offset)
+{
+	return (kprobe_opcode_t *)kallsyms_lookup_name(name);
+}
+
+/**
+ * arch_adjust_kprobe_addr() - where a probe on @addr + @offset really goes
+ * @addr: start of a function
+ * @offset: offset into it
+ * @on_func_entry: set when the result is the function's entry
+ *
+ * Return: the probe address.  The default takes it as is.
+ */
+kprobe_opcode_t * __weak arch_adjust_kprobe_addr(unsigned long addr,
+						 unsigned long offset,
+						 bool *on_func_entry)
+{
+	*on_func_entry = !offset;
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+/* Counts symbols of one name; two are enough to refuse it. */
+struct kprobe_name_count {
+	const char *name;
+	unsigned int n;
+};
+
+static int kprobe_count_vmlinux(void *data, unsigned long addr)
+{
+	struct kprobe_name_count *c = data;
+
+	return ++c->n > 1;
+}
+
+static int kprobe_count_module(void *data, const char *name,
+			       unsigned long addr)
+{
+	struct kprobe_name_count *c = data;
+
+	if (strcmp(name, c->name))
+		return 0;
+	return ++c->n > 1;
+}
+
+/* How many symbols are called @name, counting up to two. */
+static unsigned int kprobe_name_count(const char *name)
+{
+	struct kprobe_name_count c = { .name = name };
+	const char *colon = strchr(name, ':');
+	char mod[MODULE_NAME_LEN];
+
+	if (colon) {
+		/* "module:symbol" can only mean that module's symbol. */
+		if (colon - name >= sizeof(mod))
+			return 0;
+		strscpy(mod, name, colon - name + 1);
+		c.name = colon + 1;
+		module_kallsyms_on_each_symbol(mod, kprobe_count_module, &c);
+		return c.n;
+	}
+	kallsyms_on_each_match_symbol(kprobe_count_vmlinux, name, &c);
+	if (c.n < 2)
+		module_kallsyms_on_each_symbol(NULL, kprobe_count_module, &c);
+	return c.n;
+}
+
+/* Resolve without side effects; on error *why says why. */
+static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
+			 unsigned long offset, struct kprobe_target *t,
+			 const char **why)
+{
+	unsigned long base, size, off;
+
+	if (addr && sym) {
+		*why = "both addr and symbol_name are set";
+		return -EINVAL;
+	}
+	if (sym) {
+		addr = kprobe_lookup_name(sym, offset);
+		if (!addr) {
+			*why = "no such symbol";
+			return -ENOENT;
+		}
+		if (kprobe_name_count(sym) > 1) {
+			*why = "the symbol name is not unique";
+			return -EADDRNOTAVAIL;
+		}
+		base = (unsigned long)addr;
+	} else if (addr) {
+		/* The architecture wants function + offset: find the function. */
+		base = (unsigned long)addr + offset;
+		offset = 0;
+		if (kallsyms_lookup_size_offset(base, &size, &off)) {
+			base -= off;
+			offset = off;
+		}
+	} else {
+		*why = "neither addr nor symbol_name is set";
+		return -EINVAL;
+	}
+	t->addr = arch_adjust_kprobe_addr(base, offset, &t->on_func_entry);
+	if (!t->addr) {
+		*why = "the architecture cannot probe this address";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kprobe_resolve_addr(struct kprobe *p, struct kprobe_target *t)
+{
+	const char *why;
+	int ret;
+
+	ret = kprobe_locate(p->addr, p->symbol_name, p->offset, t, &why);
+	if (ret)
+		kprobe_refuse(p, why);
+	return ret;
+}
+
+/**
+ * kprobe_on_func_entry() - is this probe location a function's entry?
+ * @addr: the address, or NULL to use @sym
+ * @sym: the symbol, or NULL to use @addr
+ * @offset: offset from @addr or @sym
+ *
+ * Return: 0 if the resolved address is a function entry, -EINVAL if it is
+ * not (or the arguments are inconsistent), -ENOENT for an unknown symbol,
+ * -EADDRNOTAVAIL for a symbol name shared by several functions.
+ */
+int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
+			 unsigned long offset)
+{
+	struct kprobe_target t = {};
+	const char *why;
+	int ret;
+
+	ret = kprobe_locate(addr, sym, offset, &t, &why);
+	if (ret)
+		return ret;
+	return t.on_func_entry ? 0 : -EINVAL;
+}
+
+int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
+{
+	unsigned long addr = (unsigned long)t->addr;
+	const char *why;
+	bool reserved;
+	int ret = 0;
+
+	t->mod = NULL;
+	t->ftrace = false;
+	if (!core_kernel_text(addr)) {
+		ret = kprobe_module_text_get(addr, &t->mod, &why);
+		if (ret)
+			goto refuse;
+	}
+
+	why = kprobe_blacklist_reason(addr);
+	if (why) {
+		ret = -EINVAL;
+		goto put;
+	}
+
+	jump_label_lock();
+	reserved = jump_label_text_reserved(t->addr, t->addr) ||
+		   static_call_text_reserved(t->addr, t->addr);
+	jump_label_unlock();
+	if (reserved) {
+		why = "patched by a jump label or static call";
+		ret = -EBUSY;
+		goto put;
+	}
+
+	if (ftrace_location(addr) == addr) {
+		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE)) {
+			why = "an ftrace call site (no KPROBES_ON_FTRACE)";
+			ret = -EINVAL;
+			goto put;
+		}
+		t->ftrace = true;
+	} else if (ftrace_text_reserved(t->addr, t->addr)) {
+		why = "inside an ftrace call site";
+		ret = -EILSEQ;
+		goto put;
+	}
+
+	/* A function entry or an ftrace call site is a boundary already. */
+	if (!t->on_func_entry && !t->ftrace) {
+		kprobe_arch_reason = NULL;
+		ret = arch_kprobe_check_insn_boundary(addr);
+		if (ret) {
+			why = kprobe_arch_reason ?: "not on an instruction boundary";
+			goto put;
+		}
+	}
+	return 0;
+
+put:
+	module_put(t->mod);
+	t->mod = NULL;
+refuse:
+	kprobe_refuse(p, why);
+	return ret;
+}

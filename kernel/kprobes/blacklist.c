@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The blacklist: text that must never get a probe (the kprobes machinery
+ * itself, entry code, noinstr code, whatever NOKPROBE_SYMBOL() marks).
+ *
+ * All ranges sit in one array sorted by start address, published with RCU
+ * and replaced as a whole on every change (boot, module load and unload).
+ * A lookup is a binary search plus, when ranges overlap, a short walk back
+ * bounded by @reach: every registration asks, so this must stay cheap.
+ *
+ * kprobe_bl_lock serialises writers; it nests inside kprobe_mutex.
+ */
+/* First: it defines pr_fmt. */
+#include "internal.h"
+
+#include <linux/debugfs.h>
+#include <linux/kallsyms.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <asm/sections.h>
+
+/**
+ * struct kprobe_bl_range - one blacklisted range
+ * @start: first byte
+ * @end: one past the last byte
+ * @reach: the largest @end among this range and those sorted before it
+ * @kind: enum kprobe_bl_kind
+ */
+struct kprobe_bl_range {
+	unsigned long start;
+	unsigned long end;
+	unsigned long reach;
+	enum kprobe_bl_kind kind;
+};
+
+struct kprobe_bl_table {
+	unsigned int nr;
+	struct rcu_head rcu;
+	struct kprobe_bl_range range[];
+};
+
+static struct kprobe_bl_table __rcu *kprobe_bl;
+static DEFINE_MUTEX(kprobe_bl_lock);
+
+/*
+ * Ranges collected between kprobe_blacklist_begin() and _end(), by the task
+ * that called begin (the arch callbacks at boot add through the public
+ * helpers, which land here).
+ */
+static struct kprobe_bl_table *kprobe_bl_pending;
+static unsigned int kprobe_bl_pending_max;
+static struct task_struct *kprobe_bl_collector;
+
+static const char *const kprobe_bl_why[] = {
+	[KPROBE_BL_SYMBOL]	 = "in the kprobe blacklist",
+	[KPROBE_BL_KPROBES_TEXT] = "in .kprobes.text",
+	[KPROBE_BL_NOINSTR]	 = "in noinstr text",
+	[KPROBE_BL_ENTRY]	 = "in entry text",
+	[KPROBE_BL_AREA]	 = "in a blacklisted area",
+};
+
+static struct kprobe_bl_table *kprobe_bl_alloc(unsigned int nr)
+{
+	struct kprobe_bl_table *t;
+
+	t = kvmalloc(struct_size(t, range, nr), GFP_KERNEL);
+	if (t)
+		t->nr = 0;
+	return t;
+}
+
+/* By start, then end, then kind: the most specific kind of a range first. */
+static int kprobe_bl_cmp(const void *a, const void *b)
+{
+	const struct kprobe_bl_range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+/*
+ * Sort @t, drop ranges listed twice (the core and the architecture may both
+ * add entry text), fill in the reach of each range and make it the
+ * blacklist.
+ */
+static void kprobe_bl_publish(struct kprobe_bl_table *t)
+{
+	struct kprobe_bl_table *old;
+	unsigned long reach = 0;
+	unsigned int i, n = 0;
+
+	lockdep_assert_held(&kprobe_bl_lock);
+	sort(t->range, t->nr, sizeof(t->range[0]), kprobe_bl_cmp, NULL);
+	for (i = 0; i < t->nr; i++) {
+		if (n && t->range[i].start == t->range[n - 1].start &&
+		    t->range[i].end == t->range[n - 1].end)
+			continue;
+		t->range[n] = t->range[i];
+		reach = max(reach, t->range[n].end);
+		t->range[n++].reach = reach;
+	}
+	t->nr = n;
+	old = rcu_replace_pointer(kprobe_bl, t,
+				  lockdep_is_held(&kprobe_bl_lock));
+	if (old)
+		kvfree_rcu(old, rcu);
+}
+
+/* Publish the current ranges plus the @nr in @extra. */
+static int kprobe_bl_merge(const struct kprobe_bl_range *extra,
+			   unsigned int nr)
+{
+	struct kprobe_bl_table *old, *t;
+
+	lockdep_assert_held(&kprobe_bl_lock);
+	old = rcu_dereference_protected(kprobe_bl,
+					lockdep_is_held(&kprobe_bl_lock));
+	t = kprobe_bl_alloc((old ? old->nr : 0) + nr);
+	if (!t)
+		return -ENOMEM;
+	if (old)
+		memcpy(t->range, old->range, old->nr * sizeof(old->range[0]));
+	t->nr = old ? old->nr : 0;
+	memcpy(t->range + t->nr, extra, nr * sizeof(extra[0]));
+	t->nr += nr;
+	kprobe_bl_publish(t);
+	return 0;
+}
+
+static int kprobe_bl_collect(const struct kprobe_bl_range *r)
+{
+	struct kprobe_bl_table *t = kprobe_bl_pending;
+	unsigned int cap;
+
+	if (!t)		/* an earlier addition already failed */
+		return -ENOMEM;
+	if (t->nr == kprobe_bl_pending_max) {
+		cap = 2 * kprobe_bl_pending_max;
+		t = kvrealloc(t, struct_size(t, range, cap), GFP_KERNEL);
+		if (!t) {
+			kvfree(kprobe_bl_pending);
+			kprobe_bl_pending = NULL;
+			return -ENOMEM;
+		}
+		kprobe_bl_pending = t;
+		kprobe_bl_pending_max = cap;
+	}
+	t->range[t->nr++] = *r;
+	return 0;
+}
+
+/**
+ * kprobe_blacklist_add() - refuse probes in [@start, @end)
+ * @start: first byte
+ * @end: one past the last byte
+ * @kind: why, for the refusal message
+ *
+ * Return: 0, -EINVAL for an empty range, or -ENOMEM.
+ */
+int kprobe_blacklist_add(unsigned long start, unsigned long end,
+			 enum kprobe_bl_kind kind)
+{
+	struct kprobe_bl_range r = { .start = start, .end = end, .kind = kind };
+	int ret;
+
+	if (start >= end)
+		return -EINVAL;
+	if (READ_ONCE(kprobe_bl_collector) == current)
+		return kprobe_bl_collect(&r);
+	mutex_lock(&kprobe_bl_lock);
+	ret = kprobe_bl_merge(&r, 1);
+	mutex_unlock(&kprobe_bl_lock);
+	return ret;
+}
+
+/* Start a batch of additions; only the calling task may add until _end(). */
+void kprobe_blacklist_begin(void)
+{
+	mutex_lock(&kprobe_bl_lock);
+	kprobe_bl_pending_max = 64;
+	kprobe_bl_pending = kprobe_bl_alloc(kprobe_bl_pending_max);
+	WRITE_ONCE(kprobe_bl_collector, current);
+}
+
+/* Publish the batch; -ENOMEM if any addition failed (none is published). */
+int kprobe_blacklist_end(void)
+{
+	struct kprobe_bl_table *t = kprobe_bl_pending;
+	int ret = -ENOMEM;
+
+	WRITE_ONCE(kprobe_bl_collector, NULL);
+	kprobe_bl_pending = NULL;
+	if (t)
+		ret = kprobe_bl_merge(t->range, t->nr);
+	kvfree(t);
+	mutex_unlock(&kprobe_bl_lock);
+	return ret;
+}
+
+/* Forget every range inside @mod (it is going away). */
+void kprobe_blacklist_remove_module(struct module *mod)
+{
+	struct kprobe_bl_table *old, *t;
+	unsigned int i;
+
+	mutex_lock(&kprobe_bl_lock);
+	old = rcu_dereference_protected(kprobe_bl,
+					lockdep_is_held(&kprobe_bl_lock));
+	t = old ? kprobe_bl_alloc(old->nr) : NULL;
+	if (t) {
+		for (i = 0; i < old->nr; i++)
+			if (!within_module(old->range[i].start, mod))
+				t->range[t->nr++] = old->range[i];
+		kprobe_bl_publish(t);
+	}
+	/* Without memory the stale ranges stay; they only refuse probes. */
+	mutex_unlock(&kprobe_bl_lock);
+}
+
+/**
+ * kprobe_add_ksym_blacklist() - blacklist the function containing @entry
+ * @entry: an address inside a function
+ *
+ * Return: the size of the function, or a negative errno.
+ */
+int kprobe_add_ksym_blacklist(unsigned long entry)
+{
+	unsigned long size, offset;
+	int ret;
+
+	if (!kallsyms_lookup_size_offset(entry, &size, &offset))
+		return -EINVAL;
+	ret = kprobe_blacklist_add(entry - offset, entry - offset + size,
+				   KPROBE_BL_SYMBOL);
+	return ret ?: size;
+}
+
+/**
+ * kprobe_add_area_blacklist() - blacklist [@start, @end)
+ * @start: first byte
+ * @end: one past the last byte
+ *
+ * Return: 0 or a negative errno.
+ */
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end)
+{
+	return kprobe_blacklist_add(start, end, KPROBE_BL_AREA);
+}
+
+/**
+ * arch_populate_kprobe_blacklist() - add the architecture's ranges at boot
+ *
+ * Return: 0 or a negative errno.  The default adds nothing.
+ */
+int __weak arch_populate_kprobe_blacklist(void)
+{
+	return 0;
+}
+
+/**
+ * arch_within_kprobe_blacklist() - architecture-specific refusals
+ * @addr: a text address
+ *
+ * Return: true to refuse probes at @addr.  The default refuses nothing.
+ */
+bool __weak arch_within_kprobe_blacklist(unsigned long addr)
+{
+	return false;
+}
+
+static const struct kprobe_bl_range *
+kprobe_bl_find(const struct kprobe_bl_table *t, unsigned long addr)
+{
+	unsigned int lo = 0, hi = t->nr, mid;
+
+	/* lo = the number of ranges starting at or before addr */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (t->range[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Walk back while some range at or before lo can still cover addr. */
+	while (lo-- > 0 && t->range[lo].reach > addr)
+		if (t->range[lo].end > addr)
+			return &t->range[lo];
+	return NULL;
+}
+
+/**
+ * kprobe_blacklist_reason() - why @addr may not be probed
+ * @addr: a text address
+ *
+ * Return: a short phrase for the refusal message, or NULL if @addr is not
+ * blacklisted.
+ */
+const char *kprobe_blacklist_reason(unsigned long addr)
+{
+	const struct kprobe_bl_table *t;
+	const struct kprobe_bl_range *r;
+	const char *why = NULL;
+
+	rcu_read_lock();
+	t = rcu_dereference(kprobe_bl);
+	r = t ? kprobe_bl_find(t, addr) : NULL;
+	if (r)
+		why = kprobe_bl_why[r->kind];
+	rcu_read_unlock();
+	if (!why && arch_within_kprobe_blacklist(addr))
+		why = "reserved by the architecture";
+	return why;
+}
+
+/**
+ * within_kprobe_blacklist() - may @addr never be probed?
+ * @addr: a text address
+ *
+ * Return: true if @addr is blacklisted.
+ */
+bool within_kprobe_blacklist(unsigned long addr)
+{
+	return kprobe_blacklist_reason(addr);
+}
+
+int __init kprobe_blacklist_init(void)
+{
+	unsigned long *entry;
+
+	kprobe_blacklist_begin();
+	for (entry = __start_kprobe_blacklist;
+	     entry < __stop_kprobe_blacklist; entry++)
+		kprobe_add_ksym_blacklist(*entry);
+	kprobe_blacklist_add((unsigned long)__kprobes_text_start,
+			     (unsigned long)__kprobes_text_end,
+			     KPROBE_BL_KPROBES_TEXT);
+	kprobe_blacklist_add((unsigned long)__entry_text_start,
+			     (unsigned long)__entry_text_end, KPROBE_BL_ENTRY);
+	kprobe_blacklist_add((unsigned long)__noinstr_text_start,
+			     (unsigned long)__noinstr_text_end,
+			     KPROBE_BL_NOINSTR);
+	arch_populate_kprobe_blacklist();
+	return kprobe_blacklist_end();
+}
+
+/* debugfs "blacklist": one range per line, sorted by address. */
+
+static const struct kprobe_bl_range *kprobe_bl_seq_at(loff_t pos)
+{
+	const struct kprobe_bl_table *t = rcu_dereference(kprobe_bl);
+
+	return t && pos < t->nr ? &t->range[pos] : NULL;
+}
+
+static void *kprobe_bl_seq_start(struct seq_file *m, loff_t *pos)
+	__acquires(RCU)
+{
+	rcu_read_lock();
+	return (void *)kprobe_bl_seq_at(*pos);
+}
+
+static void *kprobe_bl_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return (void *)kprobe_bl_seq_at(++*pos);
+}
+
+static void kprobe_bl_seq_stop(struct seq_file *m, void *v)
+	__releases(RCU)
+{
+	rcu_read_unlock();
+}
+
+static int kprobe_bl_seq_show(struct seq_file *m, void *v)
+{
+	const struct kprobe_bl_range *r = v;
+	bool show = kallsyms_show_value(m->file->f_cred);
+
+	seq_printf(m, "0x%0*lx-0x%0*lx\t%ps\n",
+		   KPROBE_ADDR_WIDTH, show ? r->start : 0,
+		   KPROBE_ADDR_WIDTH, show ? r->end : 0, (void *)r->start);
+	return 0;
+}
+
+static const struct seq_operations kprobe_bl_seq_sops = {
+	.start	= kprobe_bl_seq_start,
+	.next	= kprobe_bl_seq_next,
+	.stop	= kprobe_bl_seq_stop,
+	.show	= kprobe_bl_seq_show,
+};
+DEFINE_SEQ_ATTRIBUTE(kprobe_bl_seq);
+
+void __init kprobe_blacklist_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("blacklist", 0400, dir, NULL, &kprobe_bl_seq_fops);
+}

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: the registration API and initialisation.
+ *
+ * A user's kprobe never goes into the text or the table itself: it joins
+ * the site of its address as a member (table.c), and the site is armed
+ * while it has an enabled member (arm.c).  Registering is therefore:
+ * resolve the address, find the site or create one (check the address,
+ * let the architecture prepare the instruction, insert it in the table),
+ * link the member, bring the site's arming up to date.  Unregistering is
+ * the reverse, with one RCU grace period between unlinking and freeing so
+ * that no handler of the probe still runs when it returns.
+ *
+ * kprobe_mutex serialises every change to sites, members and the table.
+ */
+/* First: it defines pr_fmt. */
+#include "internal.h"
+
+#include <linux/kdebug.h>
+#include <linux/slab.h>
+#include <asm/sections.h>
+
+DEFINE_PER_CPU(struct kprobe *, current_kprobe);
+/* Serialises registration and every change of a site; see internal.h. */
+DEFINE_MUTEX(kprobe_mutex);
+bool kprobes_all_armed = true;
+
+/* init_kprobes() succeeded; kprobe_mutex */
+static bool kprobes_ready;
+
+/*
+ * Busy sections.  The architecture's per-CPU state (asm/kprobes.h) is used
+ * directly: every architecture we support has KPROBE_CPU_BUSY.  Sections
+ * nest (an NMI may start one inside another, or inside a handler): the
+ * outermost saves what it replaces and puts it back at the end.
+ */
+struct kprobe_busy_save {
+	unsigned int depth;
+	struct kprobe *kp;
+	u8 state;
+};
+
+static DEFINE_PER_CPU(struct kprobe_busy_save, kprobe_busy_save);
+
+/* Stands in for current_kprobe during a busy section. */
+static struct kprobe kprobe_busy = {
+	.addr = (kprobe_opcode_t *)kprobe_busy_begin,
+};
+
+/**
+ * kprobe_busy_begin() - make probes hitting on this CPU count as missed
+ *
+ * Until kprobe_busy_end(), a probe hit on this CPU skips its handlers and
+ * bumps nmissed, as if a handler were running.  Disables preemption.
+ */
+void kprobe_busy_begin(void)
+{
+	struct kprobe_busy_save *s;
+
+	preempt_disable();
+	s = this_cpu_ptr(&kprobe_busy_save);
+	if (s->depth++)
+		return;
+	/* An NMI from here on sees depth != 0 and leaves the save alone. */
+	barrier();
+	s->kp = __this_cpu_read(current_kprobe);
+	s->state = get_kprobe_ctlblk()->state;
+	__this_cpu_write(current_kprobe, &kprobe_busy);
+	get_kprobe_ctlblk()->state = KPROBE_CPU_BUSY;
+}
+
+NOKPROBE_SYMBOL(kprobe_busy_begin);
+
+/**
+ * kprobe_busy_end() - end the section kprobe_busy_begin() started
+ */
+void kprobe_busy_end(void)
+{
+	struct kprobe_busy_save *s = this_cpu_ptr(&kprobe_busy_save);
+
+	if (s->depth == 1) {
+		get_kprobe_ctlblk()->state = s->state;
+		__this_cpu_write(current_kprobe, s->kp);
+		/* Restore before an NMI could see depth 0 and save again. */
+		barrier();
+	}
+	s->depth--;
+	preempt_enable();
+}
+
+NOKPROBE_SYMBOL(kprobe_busy_end);
+
+/**
+ * dump_kprobe() - print a kprobe, for fatal error reports
+ * @kp: the kprobe
+ */
+void dump_kprobe(struct kprobe *kp)
+{
+	pr_err("kprobe at %pS: symbol %s offset %u flags %#x\n",
+	       kp->addr, kp->symbol_name ?: "-", kp->offset, kp->flags);
+}
+
+NOKPROBE_SYMBOL(dump_kprobe);
+
+/**
+ * wait_for_kprobe_optimizer() - wait until queued (un)optimizations ran
+ *
+ * There is no optimizer yet, so nothing is ever queued: this returns at
+ * once.  Callers use it before freeing anything an optimized probe could
+ * reference.
+ */
+void wait_for_kprobe_optimizer(void)
+{
+}
+
+/* A new site at @t, in the table and on the list, without members. */
+static struct kprobe_site *kprobe_site_create(struct kprobe *p,
+					      struct kprobe_target *t)
+{
+	struct kprobe_site *site;
+	int ret;
+
+	site = kprobe_site_alloc(t->addr);
+	if (!site) {
+		kprobe_refuse(p, "out of memory");
+		return ERR_PTR(-ENOMEM);
+	}
+	site->mod = t->mod;
+	if (t->on_func_entry)
+		site->kp.flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
+	kprobe_arch_reason = NULL;
+	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && t->ftrace) {
+		site->kp.flags |= KPROBE_FLAG_FTRACE;
+		ret = arch_prepare_kprobe_ftrace(&site->kp);
+	} else {
+		ret = arch_prepare_kprobe(&site->kp);
+	}
+	if (ret) {
+		/* Not prepared, never visible: nothing else to undo. */
+		kfree(site);
+		kprobe_refuse(p, kprobe_arch_reason ?:
+			      "the architecture cannot probe this instruction");
+		return ERR_PTR(ret);
+	}
+	ret = kprobe_table_insert(site);
+	if (ret) {
+		kprobe_site_free(site);
+		kprobe_refuse(p, "out of memory");
+		return ERR_PTR(ret);
+	}
+	hlist_add_head_rcu(&site->kp.hlist, &kprobe_all_sites);
+	return site;
+}
+
+static void kprobe_reap_locked(struct list_head *reap)
+{
+	struct kprobe_site *site, *tmp;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry_safe(site, tmp, reap, kp.list) {
+		list_del(&site->kp.list);
+		kprobe_site_free(site);
+	}
+}
+
+int __register_kprobe_locked(struct kprobe *p)
+{
+	kprobe_opcode_t *user_addr = p->addr;
+	struct kprobe_target t = {};
+	struct kprobe_site *site;
+	LIST_HEAD(reap);
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!kprobes_ready) {
+		kprobe_refuse(p, "kprobes are not initialised");
+		return -ENODEV;
+	}
+	if (kprobe_listed(p)) {
+		kprobe_refuse(p, "already registered");
+		return -EINVAL;
+	}
+	if (p->flags & ~KPROBE_FLAG_DISABLED) {
+		kprobe_refuse(p, "flags other than KPROBE_FLAG_DISABLED set");
+		return -EINVAL;
+	}
+	ret = kprobe_resolve_addr(p, &t);
+	if (ret)
+		return ret;
+
+	site = kprobe_site_find((unsigned long)t.addr);
+	if (!site) {
+		ret = kprobe_check_addr(p, &t);
+		if (ret)
+			return ret;
+		site = kprobe_site_create(p, &t);
+		if (IS_ERR(site)) {
+			ret = PTR_ERR(site);
+			goto out;
+		}
+	}
+
+	/* Handlers read p->addr: set it before p is visible on the site. */
+	p->addr = t.addr;
+	list_add_tail_rcu(&p->list, &site->members);
+	kprobe_site_recount(site);
+	ret = kprobe_site_sync(site);
+	if (ret) {
+		/* A rare path: wait for a grace period with the mutex held. */
+		kprobe_detach_locked(p, &reap);
+		synchronize_rcu();
+		kprobe_reap_locked(&reap);
+		kprobe_detach_done(p);
+		p->addr = user_addr;
+		kprobe_refuse(p, "the probe site cannot be armed");
+	}
+out:
+	module_put(t.mod);
+	return ret;
+}
+
+/**
+ * register_kprobe() - put a probe on a kernel address
+ * @p: the kprobe; set @p->addr or @p->symbol_name (with @p->offset), the
+ *	handlers, and optionally KPROBE_FLAG_DISABLED in @p->flags.  The
+ *	other fields must be zero (or left so by unregister_kprobe()).
+ *
+ * On success @p->addr is the probed address.  Any refusal is explained by
+ * one "kprobes: refusing ..." line in the kernel log.
+ *
+ * Context: process context; takes kprobe_mutex.
+ * Return: 0; -EINVAL (bad arguments, already registered, not probe-able
+ * text, blacklisted); -ENOENT (unknown symbol, module going away);
+ * -EADDRNOTAVAIL (ambiguous symbol); -EILSEQ (not an instruction
+ * boundary); -EBUSY (jump label or static call site); -ENOMEM.
+ */
+int register_kprobe(struct kprobe *p)
+{
+	int ret;
+
+	mutex_lock(&kprobe_mutex);
+	ret = __register_kprobe_locked(p);
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kprobe);
+
+/**
+ * register_kprobes() - register an array of kprobes
+ * @kps: the kprobes
+ * @num: how many
+ *
+ * All or nothing: when one fails, the ones before it are unregistered.
+ *
+ * Context: process context; takes kprobe_mutex.
+ * Return: 0, -EINVAL if @num <= 0, or the error of the failing kprobe.
+ */
+int register_kprobes(struct kprobe **kps, int num)
+{
+	int i, ret = 0;
+
+	if (num <= 0)
+		return -EINVAL;
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < num; i++) {
+		ret = __register_kprobe_locked(kps[i]);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&kprobe_mutex);
+	if (ret)
+		__unregister_kprobes_many(kps, i);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kprobes);
+
+int kprobe_detach_locked(struct kprobe *p, struct list_head *reap)
+{
+	struct kprobe_site *site;
+
+	lockdep_assert_held(&kprobe_mutex);
+	site = kprobe_site_of_member(p);
+	if (!site)
+		return -EINVAL;
+	list_del_rcu(&p->list);
+	kprobe_site_recount(site);
+	if (!list_empty(&site->members)) {
+		/* Only disarming can follow from losing a member. */
+		kprobe_site_sync(site);
+		return 0;
+	}
+	if (site->state == KPROBE_SITE_ARMED)
+		kprobe_site_disarm(site);
+	if (site->state == KPROBE_SITE_DISARMED)
+		kprobe_table_remove(site);
+	hlist_del_rcu(&site->kp.hlist);
+	kprobe_site_set_state(site, KPROBE_SITE_DEAD);
+	list_add_tail(&site->kp.list, reap);
+	return 0;
+}
+
+void kprobe_reap(struct list_head *reap)
+{
+	if (list_empty(reap))
+		return;
+	mutex_lock(&kprobe_mutex);
+	kprobe_reap_locked(reap);
+	mutex_unlock(&kprobe_mutex);
+}
+
+void kprobe_detach_done(struct kprobe *p)
+{
+	/* list_del_rcu() poisons prev: only a detached kprobe has it. */
+	if (p->list.prev != LIST_POISON2)
+		return;
+	p->flags &= KPROBE_FLAG_DISABLED;
+	INIT_LIST_HEAD(&p->list);
+}
+
+void __unregister_kprobes_many(struct kprobe **kps, int num)
+{
+	LIST_HEAD(reap);
+	int i;
+
+	if (num <= 0)
+		return;
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < num; i++) {
+		/* A stranger is not ours to touch beyond marking it unusable. */
+		if (kprobe_detach_locked(kps[i], &reap))
+			kps[i]->addr = NULL;
+	}
+	mutex_unlock(&kprobe_mutex);
+	synchronize_rcu();
+	kprobe_reap(&reap);
+	for (i = 0; i < num; i++)
+		kprobe_detach_done(kps[i]);
+}
+
+/**
+ * unregister_kprobe() - remove a kprobe
+ * @p: a registered kprobe
+ *
+ * When this returns, no handler of @p runs any more and @p may be freed or
+ * registered again.  An unregistered @p only gets its @addr cleared.
+ *
+ * Context: process context; takes kprobe_mutex; sleeps.
+ */
+void unregister_kprobe(struct kprobe *p)
+{
+	__unregister_kprobes_many(&p, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobe);
+
+/**
+ * unregister_kprobes() - remove an array of kprobes
+ * @kps: the kprobes
+ * @num: how many
+ *
+ * Like unregister_kprobe() for each, but waits for a single RCU grace
+ * period for the whole array.  Entries that are not registered get their
+ * @addr cleared and are otherwise left alone; the rest go normally.
+ *
+ * Context: process context; takes kprobe_mutex; sleeps.
+ */
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	__unregister_kprobes_many(kps, num);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobes);
+
+/**
+ * enable_kprobe() - let a disabled kprobe fire again
+ * @kp: a registered kprobe
+ *
+ * Context: process context; takes kprobe_mutex.
+ * Return: 0, -EINVAL if @kp is not registered or its text is gone, or the
+ * error of arming its site.
+ */
+int enable_kprobe(struct kprobe *kp)
+{
+	struct kprobe_site *site;
+	int ret = 0;
+
+	mutex_lock(&kprobe_mutex);
+	site = kprobe_site_of_member(kp);
+	if (!site || kprobe_gone(kp)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!(kp->flags & KPROBE_FLAG_DISABLED))
+		goto out;
+	WRITE_ONCE(kp->flags, kp->flags & ~KPROBE_FLAG_DISABLED);
+	kprobe_site_recount(site);
+	ret = kprobe_site_sync(site);
+	if (ret) {
+		WRITE_ONCE(kp->flags, kp->flags | KPROBE_FLAG_DISABLED);
+		kprobe_site_recount(site);
+	}
+out:
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(enable_kprobe);
+
+/**
+ * disable_kprobe() - stop a kprobe from firing, keeping it registered
+ * @kp: a registered kprobe
+ *
+ * Other kprobes on the same address keep firing.  A handler of @kp that
+ * already started may still be running when this returns.
+ *
+ * Context: process context; takes kprobe_mutex.
+ * Return: 0, or -EINVAL if @kp is not registered.
+ */
+int disable_kprobe(struct kprobe *kp)
+{
+	struct kprobe_site *site;
+	int ret = 0;
+
+	mutex_lock(&kprobe_mutex);
+	site = kprobe_site_of_member(kp);
+	if (site) {
+		WRITE_ONCE(kp->flags, kp->flags | KPROBE_FLAG_DISABLED);
+		kprobe_site_recount(site);
+		kprobe_site_sync(site);
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(disable_kprobe);
+
+/**
+ * kprobe_free_init_mem() - the kernel's init text is about to be freed
+ *
+ * Sites on it become GONE.  Later registrations there are refused since
+ * core_kernel_text() stops accepting init text at the same moment.
+ */
+void kprobe_free_init_mem(void)
+{
+	struct kprobe_site *site;
+
+	mutex_lock(&kprobe_mutex);
+	for_each_kprobe_site(site) {
+		if (kprobe_site_live(site) &&
+		    is_kernel_inittext((unsigned long)site->kp.addr))
+			kprobe_site_kill(site);
+	}
+	mutex_unlock(&kprobe_mutex);
+}
+
+static struct notifier_block kprobe_die_nb = {
+	.notifier_call	= kprobe_exceptions_notify,
+	/* Ahead of debuggers: a trap may be ours. */
+	.priority	= INT_MAX,
+};
+
+static int __init init_kprobes(void)
+{
+	int ret;
+
+	ret = kprobe_blacklist_init();
+	if (!ret)
+		ret = kprobe_table_init();
+	if (!ret)
+		ret = arch_init_kprobes();
+	if (!ret)
+		ret = register_die_notifier(&kprobe_die_nb);
+	if (!ret)
+		ret = kprobe_module_init();
+	if (ret) {
+		pr_err("initialisation failed (%d), kprobes are unavailable\n",
+		       ret);
+		return ret;
+	}
+	mutex_lock(&kprobe_mutex);
+	kprobes_ready = true;
+	mutex_unlock(&kprobe_mutex);
+	return 0;
+}
+early_initcall(init_kprobes);
+
+static int __init init_kprobes_debugfs(void)
+{
+	return kprobe_debugfs_init();
+}
+fs_initcall(init_kprobes_debugfs);

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Sites on an ftrace call site (the fentry call at a function's entry).
+ *
+ * Such text belongs to ftrace: an int3 there would fight with ftrace's own
+ * patching.  Instead the site's ip joins the filter of one ftrace_ops whose
+ * callback, kprobe_ftrace_handler() (arch code), looks the site up and runs
+ * its handlers as if the breakpoint had hit.  The ops is registered while
+ * at least one ftrace site is armed.
+ *
+ * Ordering matters because an ops with an empty filter traces every
+ * function: the first ip is added before the ops is registered, and the ops
+ * is unregistered before the last ip is removed.
+ *
+ * kprobe_ftrace_users is protected by kprobe_mutex.  This file is built
+ * only with CONFIG_KPROBES_ON_FTRACE; kprobe_ftrace_kill() is in arm.c
+ * because ftrace calls it whenever the function tracer exists.
+ */
+/* First: it defines pr_fmt. */
+#include "internal.h"
+
+#include <linux/ftrace.h>
+
+static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
+	.func	= kprobe_ftrace_handler,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+};
+
+static unsigned int kprobe_ftrace_users;
+
+int kprobe_ftrace_arm(struct kprobe_site *site)
+{
+	unsigned long ip = (unsigned long)site->kp.addr;
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	ret = ftrace_set_filter_ip(&kprobe_ftrace_ops, ip, 0, 0);
+	if (ret) {
+		pr_warn("cannot add %pS to the ftrace filter (%d)\n",
+			site->kp.addr, ret);
+		return ret;
+	}
+	if (!kprobe_ftrace_users) {
+		ret = register_ftrace_function(&kprobe_ftrace_ops);
+		if (ret) {
+			pr_warn("cannot register the kprobes ftrace_ops (%d)\n",
+				ret);
+			ftrace_set_filter_ip(&kprobe_ftrace_ops, ip, 1, 0);
+			return ret;
+		}
+	}
+	kprobe_ftrace_users++;
+	return 0;
+}
+
+void kprobe_ftrace_disarm(struct kprobe_site *site)
+{
+	unsigned long ip = (unsigned long)site->kp.addr;
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (WARN_ON_ONCE(!kprobe_ftrace_users))
+		return;
+	if (kprobe_ftrace_users == 1) {
+		ret = unregister_ftrace_function(&kprobe_ftrace_ops);
+		/* After kprobe_ftrace_kill() ftrace refuses everything. */
+		WARN(ret && !READ_ONCE(kprobe_ftrace_killed),
+		     "kprobes: cannot unregister the ftrace_ops (%d)\n", ret);
+	}
+	kprobe_ftrace_users--;
+	ret = ftrace_set_filter_ip(&kprobe_ftrace_ops, ip, 1, 0);
+	WARN(ret && !READ_ONCE(kprobe_ftrace_killed),
+	     "kprobes: cannot remove %pS from the ftrace filter (%d)\n",
+	     site->kp.addr, ret);
+}

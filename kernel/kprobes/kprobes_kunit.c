@@ -1,0 +1,1851 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Black-box KUnit tests of the kprobes API.
+ *
+ * Everything here goes through <linux/kprobes.h> and nothing looks inside
+ * the core: probes are put on small functions of this file (kpkt_*), the
+ * functions are called, and the cases check what the handlers saw and what
+ * the callers got back.  Two suites: "kprobes_api" (struct kprobe) and
+ * "kprobes_api_kretprobe" (struct kretprobe).
+ *
+ * Targets are always called through kpkt_call(), which hides the function
+ * pointer from the compiler.  A direct call could be redirected to a
+ * specialised clone (kpkt_x.constprop.0) that the probe is not on, and an
+ * indirect call also proves that the IBT landing pad at the start of the
+ * target is still intact while it is probed.
+ *
+ * Some cases need helpers that vmlinux does not export to modules (the x86
+ * instruction decoder, kallsyms iteration, exception tables, the optimizer
+ * barrier).  Those run when the suite is built in and skip, saying so, when
+ * it is a module.
+ */
+
+#include <kunit/test.h>
+#include <linux/bsearch.h>
+#include <linux/delay.h>
+#include <linux/extable.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/sort.h>
+#include <linux/stringhash.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/ibt.h>
+#include <asm/insn.h>
+#include <asm/ptrace.h>
+#include <asm/text-patching.h>
+
+/* True when vmlinux-internal helpers may be called (see the top comment). */
+#define KPKT_BUILTIN	IS_BUILTIN(CONFIG_KPROBES_KUNIT_TEST)
+#define KPKT_NO_HELPERS	"needs vmlinux-internal helpers; runs only when built in"
+
+typedef long (*kpkt_fn_t)(long);
+
+/* Call @fn on @x without letting the compiler see which function it is. */
+static __always_inline long kpkt_call(kpkt_fn_t fn, long x)
+{
+	OPTIMIZER_HIDE_VAR(fn);
+	OPTIMIZER_HIDE_VAR(x);
+	return fn(x);
+}
+
+/* ------------------------------------------------------------------
+ * Probe targets.  Each computes something that depends on every one of
+ * its instructions, so an instruction that is mis-executed out of line
+ * shows up as a wrong result.
+ * ------------------------------------------------------------------
+ */
+
+/* Read with a RIP-relative load: the copy in a slot must be relocated. */
+static long kpkt_rip_data = 0x1234;
+
+/* Straight-line arithmetic; the hidden values keep every step in the code. */
+static __used noinline long kpkt_arith(long x)
+{
+	long a = x * 3;
+
+	OPTIMIZER_HIDE_VAR(a);
+	a += 0x11;
+	OPTIMIZER_HIDE_VAR(a);
+	a ^= 0x5a5a;
+	OPTIMIZER_HIDE_VAR(a);
+	return a - x;
+}
+
+/* Same signature as kpkt_arith, different results: the redirect target. */
+static __used noinline long kpkt_alt(long x)
+{
+	OPTIMIZER_HIDE_VAR(x);
+	return x + 100000;
+}
+
+static __used noinline long kpkt_rip(long x)
+{
+	long v = READ_ONCE(kpkt_rip_data);
+
+	OPTIMIZER_HIDE_VAR(v);
+	return v * 2 + x;
+}
+
+static __used noinline long kpkt_leaf(long x)
+{
+	OPTIMIZER_HIDE_VAR(x);
+	return x * 11 - 2;
+}
+
+/* Contains a direct relative CALL: probing it needs the call emulated. */
+static __used noinline long kpkt_caller(long x)
+{
+	long r = kpkt_leaf(x + 1);
+
+	OPTIMIZER_HIDE_VAR(r);
+	return r + x;
+}
+
+/* Two paths (or a CMOV): a probed conditional branch must go both ways. */
+static __used noinline long kpkt_branch(long x)
+{
+	OPTIMIZER_HIDE_VAR(x);
+	if (x & 1) {
+		x *= 5;
+		OPTIMIZER_HIDE_VAR(x);
+		return x + 3;
+	}
+	return x - 9;
+}
+
+/* Called from inside handlers to provoke recursion. */
+static __used noinline long kpkt_inner(long x)
+{
+	OPTIMIZER_HIDE_VAR(x);
+	return x * x + 1;
+}
+
+/* A load with an exception-table fixup: returns -EFAULT for a bad @addr. */
+static __used noinline long kpkt_peek(long addr)
+{
+	long v;
+
+	OPTIMIZER_HIDE_VAR(addr);
+	__get_kernel_nofault(&v, (long *)addr, long, fault);
+	return v;
+fault:
+	return -EFAULT;
+}
+
+/* Sum of 0..n, recursing through kpkt_call() so it cannot become a loop. */
+static __used noinline long kpkt_rsum(long n)
+{
+	long r;
+
+	if (n <= 0)
+		return 0;
+	r = kpkt_call(kpkt_rsum, n - 1);
+	OPTIMIZER_HIDE_VAR(r);
+	return r + n;
+}
+
+/* Runs kpkt_inflight_hook (if set) in the middle of the call. */
+typedef void (*kpkt_hook_t)(void);
+static kpkt_hook_t kpkt_inflight_hook;
+
+static __used noinline long kpkt_inflight(long x)
+{
+	kpkt_hook_t hook = READ_ONCE(kpkt_inflight_hook);
+
+	if (hook)
+		hook();
+	OPTIMIZER_HIDE_VAR(x);
+	return x * 2 + 5;
+}
+
+/* On the blacklist through NOKPROBE_SYMBOL(). */
+static __used noinline long kpkt_nokprobe(long x)
+{
+	OPTIMIZER_HIDE_VAR(x);
+	return x + 1;
+}
+
+NOKPROBE_SYMBOL(kpkt_nokprobe);
+
+/* In .kprobes.text, which is never probed as a whole. */
+static __used noinline long __kprobes kpkt_kprobes_text(long x)
+{
+	OPTIMIZER_HIDE_VAR(x);
+	return x + 2;
+}
+
+/* The return address every kretprobe'd call made from here must report. */
+static __used noinline long kpkt_ret_caller(kpkt_fn_t fn, long x)
+{
+	long r = kpkt_call(fn, x);
+
+	OPTIMIZER_HIDE_VAR(r);
+	return r;
+}
+
+/* ------------------------------------------------------------------
+ * Reference results
+ * ------------------------------------------------------------------
+ */
+
+/* Odd and even arguments, so both sides of kpkt_branch() run. */
+static const long kpkt_args[] = { 1, 2, 7, 42 };
+#define KPKT_NARGS	ARRAY_SIZE(kpkt_args)
+
+struct kpkt_ref {
+	kpkt_fn_t fn;
+	long want[KPKT_NARGS];
+};
+
+/* Record what @fn returns while nothing probes it. */
+static void kpkt_ref_init(struct kpkt_ref *ref, kpkt_fn_t fn)
+{
+	unsigned int i;
+
+	ref->fn = fn;
+	for (i = 0; i < KPKT_NARGS; i++)
+		ref->want[i] = kpkt_call(fn, kpkt_args[i]);
+}
+
+/* Call the target on every argument and compare; returns the call count. */
+static int kpkt_run(struct kunit *test, const struct kpkt_ref *ref,
+		    const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < KPKT_NARGS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_call(ref->fn, kpkt_args[i]),
+				    ref->want[i], "%ps(%ld), %s", ref->fn,
+				    kpkt_args[i], what);
+	return KPKT_NARGS;
+}
+
+/* ------------------------------------------------------------------
+ * Probes with counting handlers
+ * ------------------------------------------------------------------
+ */
+
+/**
+ * struct kpkt_probe - a kprobe and what its handlers observed
+ * @kp: the probe
+ * @pre_hits: pre handler calls
+ * @post_hits: post handler calls
+ * @arg0: first argument register as the pre handler saw it
+ * @redirect: if non-zero, the pre handler resumes there and returns 1
+ * @set_arg0: if @do_set_arg0, the pre handler writes it to the first
+ *	argument register
+ * @do_set_arg0: see @set_arg0
+ * @nest_fn: called by the pre (or, with @nest_in_post, post) handler
+ * @nest_in_post: call @nest_fn from the post handler instead
+ * @nest_ret: what @nest_fn returned the last time
+ * @fault_in_pre: the pre handler reads kpkt_bad_addr
+ * @fault_in_post: the post handler reads kpkt_bad_addr
+ * @fault_ret: what the last read of kpkt_bad_addr returned
+ */
+struct kpkt_probe {
+	struct kprobe kp;
+	atomic_t pre_hits;
+	atomic_t post_hits;
+	unsigned long arg0;
+	unsigned long redirect;
+	unsigned long set_arg0;
+	bool do_set_arg0;
+	kpkt_fn_t nest_fn;
+	bool nest_in_post;
+	long nest_ret;
+	bool fault_in_pre;
+	bool fault_in_post;
+	int fault_ret;
+};
+
+/* An unmapped kernel address (a vmalloc guard page) for the fault cases. */
+static void *kpkt_bad_addr;
+
+static void kpkt_handler_fault(struct kpkt_probe *pp)
+{
+	long v;
+
+	pp->fault_ret = copy_from_kernel_nofault(&v, kpkt_bad_addr, sizeof(v));
+}
+
+static int kpkt_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpkt_probe *pp = container_of(p, struct kpkt_probe, kp);
+
+	atomic_inc(&pp->pre_hits);
+	pp->arg0 = regs_get_kernel_argument(regs, 0);
+	if (pp->fault_in_pre)
+		kpkt_handler_fault(pp);
+	if (pp->nest_fn && !pp->nest_in_post)
+		pp->nest_ret = kpkt_call(pp->nest_fn, 5);
+	if (pp->do_set_arg0)
+		regs->di = pp->set_arg0;
+	if (pp->redirect) {
+		instruction_pointer_set(regs, pp->redirect);
+		return 1;
+	}
+	return 0;
+}
+
+static void kpkt_post(struct kprobe *p, struct pt_regs *regs,
+		      unsigned long flags)
+{
+	struct kpkt_probe *pp = container_of(p, struct kpkt_probe, kp);
+
+	atomic_inc(&pp->post_hits);
+	if (pp->fault_in_post)
+		kpkt_handler_fault(pp);
+	if (pp->nest_fn && pp->nest_in_post)
+		pp->nest_ret = kpkt_call(pp->nest_fn, 5);
+}
+
+static struct kpkt_probe *kpkt_probe_new(struct kunit *test, void *addr,
+					 const char *sym, unsigned int offset)
+{
+	struct kpkt_probe *pp = kunit_kzalloc(test, sizeof(*pp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pp);
+	pp->kp.addr = addr;
+	pp->kp.symbol_name = sym;
+	pp->kp.offset = offset;
+	pp->kp.pre_handler = kpkt_pre;
+	pp->kp.post_handler = kpkt_post;
+	return pp;
+}
+
+/* Make a used probe registrable again, the way a user re-arms one. */
+static void kpkt_probe_reset(struct kpkt_probe *pp)
+{
+	if (pp->kp.symbol_name)
+		pp->kp.addr = NULL;
+	pp->kp.flags = 0;
+	atomic_set(&pp->pre_hits, 0);
+	atomic_set(&pp->post_hits, 0);
+	pp->kp.nmissed = 0;
+}
+
+static int kpkt_pre_hits(struct kpkt_probe *pp)
+{
+	return atomic_read(&pp->pre_hits);
+}
+
+static int kpkt_post_hits(struct kpkt_probe *pp)
+{
+	return atomic_read(&pp->post_hits);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(kpkt_unregister_action, unregister_kprobe,
+			    struct kprobe *);
+KUNIT_DEFINE_ACTION_WRAPPER(kpkt_unregister_ret_action, unregister_kretprobe,
+			    struct kretprobe *);
+KUNIT_DEFINE_ACTION_WRAPPER(kpkt_vfree_action, vfree, const void *);
+
+/*
+ * Register @kp; when that works, also arrange for it to be unregistered
+ * when the case ends, however it ends, because the probe lives in memory
+ * that KUnit frees after the case.
+ */
+static int kpkt_register(struct kunit *test, struct kprobe *kp)
+{
+	int ret = register_kprobe(kp);
+
+	if (ret)
+		return ret;
+	return kunit_add_action_or_reset(test, kpkt_unregister_action, kp);
+}
+
+/* Unregister now what kpkt_register() registered. */
+static void kpkt_unregister(struct kunit *test, struct kprobe *kp)
+{
+	kunit_release_action(test, kpkt_unregister_action, kp);
+}
+
+/* Registration must fail with @err; undo it if it wrongly succeeded. */
+static void kpkt_expect_reject(struct kunit *test, struct kprobe *kp, int err,
+			       const char *what)
+{
+	int ret = register_kprobe(kp);
+
+	if (!ret)
+		unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ_MSG(test, ret, err, "register_kprobe(%s)", what);
+}
+
+/* Wait until deferred optimization (if any) has been done. */
+static void kpkt_settle(void)
+{
+	if (KPKT_BUILTIN)
+		wait_for_kprobe_optimizer();
+	else
+		msleep(200);
+}
+
+/* ------------------------------------------------------------------
+ * Instruction boundaries, from the kernel's x86 instruction decoder
+ * ------------------------------------------------------------------
+ */
+
+#define KPKT_MAX_INSNS	64
+
+/**
+ * struct kpkt_text - the instructions of a target after its entry sequence
+ * @start: the function's address
+ * @nr: number of instructions in @off/@len
+ * @off: offset of each instruction from @start
+ * @len: length of each instruction
+ */
+struct kpkt_text {
+	unsigned long start;
+	unsigned int nr;
+	unsigned int off[KPKT_MAX_INSNS];
+	unsigned char len[KPKT_MAX_INSNS];
+};
+
+/*
+ * Decode @fn from its first byte.  The entry sequence (ENDBR, then the
+ * fentry call site) is walked over but not recorded: probes there are the
+ * function-entry cases.  With @to_ret the walk stops after the first RET
+ * (straight-line targets); otherwise it goes to the end of the symbol and
+ * stops at INT3 padding.  Returns 0 or -errno (-EOPNOTSUPP as a module).
+ */
+static int kpkt_decode(kpkt_fn_t fn, bool to_ret, struct kpkt_text *t)
+{
+	unsigned long start = (unsigned long)fn;
+	unsigned long size, offset, entry_end, addr, fentry;
+	struct insn insn;
+	int ret;
+
+	if (!KPKT_BUILTIN)
+		return -EOPNOTSUPP;
+	if (!kallsyms_lookup_size_offset(start, &size, &offset) || offset)
+		return -ENOENT;
+
+	fentry = ftrace_location(start);
+	if (fentry)
+		entry_end = fentry + MCOUNT_INSN_SIZE;
+	else if (is_endbr(*(u32 *)start))
+		entry_end = start + ENDBR_INSN_SIZE;
+	else
+		entry_end = start;
+
+	t->start = start;
+	t->nr = 0;
+	for (addr = start; addr < start + size; addr += insn.length) {
+		ret = insn_decode_kernel(&insn, (void *)addr);
+		if (ret < 0)
+			return ret;
+		if (!to_ret && insn.opcode.bytes[0] == INT3_INSN_OPCODE)
+			break;
+		if (addr >= entry_end) {
+			if (t->nr == KPKT_MAX_INSNS)
+				return -E2BIG;
+			t->off[t->nr] = addr - start;
+			t->len[t->nr] = insn.length;
+			t->nr++;
+		}
+		if (to_ret && insn.opcode.bytes[0] == RET_INSN_OPCODE)
+			break;
+	}
+	return t->nr ? 0 : -ENODATA;
+}
+
+/* Decode @fn or skip the case when that is impossible here. */
+static void kpkt_decode_or_skip(struct kunit *test, kpkt_fn_t fn, bool to_ret,
+				struct kpkt_text *t)
+{
+	int ret = kpkt_decode(fn, to_ret, t);
+
+	if (ret == -EOPNOTSUPP)
+		kunit_skip(test, "x86 instruction decoder: " KPKT_NO_HELPERS);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "decoding %ps", fn);
+}
+
+/*
+ * The address of a body instruction of @fn that is not its first one (or
+ * NULL when the decoder is not available): a probe there is an int3
+ * probe, never an ftrace one.
+ */
+static void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn)
+{
+	struct kpkt_text *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	if (kpkt_decode(fn, true, t))
+		return NULL;
+	return (void *)(t->start + t->off[t->nr > 2 ? 1 : 0]);
+}
+
+/* ------------------------------------------------------------------
+ * Suite kprobes_api
+ * ------------------------------------------------------------------
+ */
+
+/* A probe, its handler counts, and the target's results while probed. */
+static void kpkt_check_probe(struct kunit *test, struct kpkt_probe *pp,
+			     const struct kpkt_ref *ref, bool at_entry)
+{
+	int calls;
+
+	atomic_set(&pp->pre_hits, 0);
+	atomic_set(&pp->post_hits, 0);
+	calls = kpkt_run(test, ref, "probed");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), calls);
+	if (at_entry)
+		KUNIT_EXPECT_EQ(test, (long)pp->arg0,
+				kpkt_args[KPKT_NARGS - 1]);
+	KUNIT_EXPECT_EQ(test, pp->kp.nmissed, 0UL);
+}
+
+static void kpkt_register_by_addr(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, kpkt_arith, NULL, 0);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	kpkt_check_probe(test, pp, &ref, true);
+
+	kpkt_unregister(test, &pp->kp);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), (int)KPKT_NARGS);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), (int)KPKT_NARGS);
+}
+
+static void kpkt_register_by_symbol(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	kpkt_check_probe(test, pp, &ref, true);
+	kpkt_unregister(test, &pp->kp);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), (int)KPKT_NARGS);
+}
+
+/* symbol_name + offset, on the second instruction of the body. */
+static void kpkt_register_by_symbol_offset(struct kunit *test)
+{
+	struct kpkt_text t;
+	struct kpkt_probe *pp;
+	struct kpkt_ref ref;
+
+	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
+	KUNIT_ASSERT_GE(test, t.nr, 2U);
+	kpkt_ref_init(&ref, kpkt_arith);
+	pp = kpkt_probe_new(test, NULL, "kpkt_arith", t.off[1]);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	kpkt_check_probe(test, pp, &ref, false);
+	kpkt_unregister(test, &pp->kp);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), (int)KPKT_NARGS);
+}
+
+static void kpkt_reject_addr_and_symbol(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, kpkt_arith, "kpkt_arith",
+					       0);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "addr and symbol_name");
+	kpkt_run(test, &ref, "not probed");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+}
+
+static void kpkt_reject_unknown_symbol(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL,
+					       "kpkt_no_such_symbol_anywhere",
+					       0);
+
+	kpkt_expect_reject(test, &pp->kp, -ENOENT, "unknown symbol");
+}
+
+static void kpkt_reject_blacklisted(struct kunit *test)
+{
+	struct kpkt_probe *pp;
+
+	/* NOKPROBE_SYMBOL() of the base kernel (kernel/notifier.c). */
+	pp = kpkt_probe_new(test, NULL, "notifier_call_chain", 0);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "notifier_call_chain");
+
+	/* NOKPROBE_SYMBOL() of this file, by name and by address. */
+	pp = kpkt_probe_new(test, NULL, "kpkt_nokprobe", 0);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "kpkt_nokprobe by name");
+	pp = kpkt_probe_new(test, kpkt_nokprobe, NULL, 0);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "kpkt_nokprobe by addr");
+
+	/* .kprobes.text */
+	pp = kpkt_probe_new(test, kpkt_kprobes_text, NULL, 0);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "kpkt_kprobes_text");
+
+	/* The kprobes trap handler itself. */
+	pp = kpkt_probe_new(test, NULL, "kprobe_int3_handler", 0);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "kprobe_int3_handler");
+}
+
+/* An address one byte into a multi-byte instruction: not a boundary. */
+static void kpkt_reject_mid_instruction(struct kunit *test)
+{
+	struct kpkt_probe *pp;
+	struct kpkt_text t;
+	unsigned int i;
+
+	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
+	for (i = 0; i < t.nr && t.len[i] < 2; i++)
+		;
+	KUNIT_ASSERT_LT_MSG(test, i, t.nr, "no multi-byte instruction");
+
+	pp = kpkt_probe_new(test, (void *)(t.start + t.off[i] + 1), NULL, 0);
+	kpkt_expect_reject(test, &pp->kp, -EILSEQ, "addr inside an insn");
+	pp = kpkt_probe_new(test, NULL, "kpkt_arith", t.off[i] + 1);
+	kpkt_expect_reject(test, &pp->kp, -EILSEQ, "symbol+offset inside");
+}
+
+/* Finding a name that several text symbols carry, through kallsyms. */
+#define KPKT_MAX_SYMS	SZ_256K
+#define KPKT_MAX_DUPS	4096U
+
+struct kpkt_dups {
+	u32 *hash;
+	unsigned int nr;
+	u32 *dup;
+	unsigned int nr_dup;
+	char name[KSYM_NAME_LEN];
+};
+
+/* Compiler clones and prefix symbols are not names users probe. */
+static bool kpkt_plain_text_sym(const char *name, unsigned long addr)
+{
+	return is_kernel_text(addr) && !strchr(name, '.') &&
+	       !strstarts(name, "__pfx_") && !strstarts(name, "__cfi_");
+}
+
+static u32 kpkt_name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
+}
+
+static int kpkt_hash_sym(void *data, const char *name, unsigned long addr)
+{
+	struct kpkt_dups *d = data;
+
+	if (kpkt_plain_text_sym(name, addr) && d->nr < KPKT_MAX_SYMS)
+		d->hash[d->nr++] = kpkt_name_hash(name);
+	return 0;
+}
+
+struct kpkt_match {
+	unsigned long first;
+	unsigned int nr;
+	bool unusable;
+};
+
+static int kpkt_count_match(void *data, unsigned long addr)
+{
+	struct kpkt_match *m = data;
+
+	/* Every copy must be a probeable function at its own address. */
+	if (!is_kernel_text(addr) || within_kprobe_blacklist(addr) ||
+	    (m->nr && addr == m->first))
+		m->unusable = true;
+	if (!m->nr)
+		m->first = addr;
+	m->nr++;
+	return 0;
+}
+
+static int kpkt_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int kpkt_pick_dup(void *data, const char *name, unsigned long addr)
+{
+	struct kpkt_dups *d = data;
+	struct kpkt_match m = {};
+	u32 h;
+
+	if (!kpkt_plain_text_sym(name, addr))
+		return 0;
+	h = kpkt_name_hash(name);
+	if (!bsearch(&h, d->dup, d->nr_dup, sizeof(h), kpkt_cmp_u32))
+		return 0;
+	kallsyms_on_each_match_symbol(kpkt_count_match, name, &m);
+	if (m.nr < 2 || m.unusable)
+		return 0;
+	strscpy(d->name, name, sizeof(d->name));
+	return 1;
+}
+
+/* Find a vmlinux function name that several functions share. */
+static int kpkt_find_ambiguous(struct kunit *test, struct kpkt_dups *d)
+{
+	unsigned int i;
+
+	if (!KPKT_BUILTIN)
+		return -EOPNOTSUPP;
+	d->hash = vmalloc_array(KPKT_MAX_SYMS + KPKT_MAX_DUPS, sizeof(u32));
+	if (!d->hash)
+		return -ENOMEM;
+	kunit_add_action_or_reset(test, kpkt_vfree_action, d->hash);
+	d->dup = d->hash + KPKT_MAX_SYMS;
+
+	kallsyms_on_each_symbol(kpkt_hash_sym, d);
+	sort(d->hash, d->nr, sizeof(u32), kpkt_cmp_u32, NULL);
+	for (i = 1; i < d->nr && d->nr_dup < KPKT_MAX_DUPS; i++)
+		if (d->hash[i] == d->hash[i - 1] &&
+		    (!d->nr_dup || d->dup[d->nr_dup - 1] != d->hash[i]))
+			d->dup[d->nr_dup++] = d->hash[i];
+	if (!d->nr_dup)
+		return -ENOENT;
+	return kallsyms_on_each_symbol(kpkt_pick_dup, d) ? 0 : -ENOENT;
+}
+
+static void kpkt_reject_ambiguous_symbol(struct kunit *test)
+{
+	struct kpkt_dups *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct kpkt_probe *pp;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	ret = kpkt_find_ambiguous(test, d);
+	if (ret == -EOPNOTSUPP)
+		kunit_skip(test, "kallsyms iteration: " KPKT_NO_HELPERS);
+	if (ret == -ENOENT)
+		kunit_skip(test, "no function name is shared by two functions");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	kunit_info(test, "ambiguous name: %s\n", d->name);
+	pp = kpkt_probe_new(test, NULL, d->name, 0);
+	kpkt_expect_reject(test, &pp->kp, -EADDRNOTAVAIL, d->name);
+}
+
+static void kpkt_reject_registered_twice(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&pp->kp), -EINVAL);
+	/* Still registered exactly once: one hit per call, not two. */
+	kpkt_check_probe(test, pp, &ref, true);
+}
+
+static void kpkt_reject_core_flags(struct kunit *test)
+{
+	static const u32 bad[] = {
+		KPROBE_FLAG_GONE, KPROBE_FLAG_OPTIMIZED, KPROBE_FLAG_FTRACE,
+		KPROBE_FLAG_ON_FUNC_ENTRY, KPROBE_FLAG_DISABLED | 0x100,
+		0x80000000,
+	};
+	struct kpkt_probe *pp[ARRAY_SIZE(bad)];
+	struct kpkt_ref ref;
+	unsigned int i;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		pp[i] = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+		pp[i]->kp.flags = bad[i];
+		kpkt_expect_reject(test, &pp[i]->kp, -EINVAL, "core-owned flag");
+	}
+	kpkt_run(test, &ref, "not probed");
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp[i]), 0,
+				    "flags %#x", bad[i]);
+}
+
+/* Probe each instruction of @fn in turn; @exact: straight-line code. */
+static void kpkt_probe_each_insn(struct kunit *test, kpkt_fn_t fn, bool exact)
+{
+	struct kpkt_text t;
+	struct kpkt_probe *pp;
+	struct kpkt_ref ref;
+	unsigned int i;
+	int calls, ret;
+
+	kpkt_decode_or_skip(test, fn, exact, &t);
+	kpkt_ref_init(&ref, fn);
+	for (i = 0; i < t.nr; i++) {
+		pp = kpkt_probe_new(test, (void *)(t.start + t.off[i]), NULL, 0);
+		ret = kpkt_register(test, &pp->kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%ps+%#x", fn, t.off[i]);
+		if (ret)
+			continue;
+		calls = kpkt_run(test, &ref, "one instruction probed");
+		if (exact)
+			KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp), calls,
+					    "%ps+%#x", fn, t.off[i]);
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_post_hits(pp),
+				    kpkt_pre_hits(pp), "%ps+%#x", fn, t.off[i]);
+		kpkt_unregister(test, &pp->kp);
+	}
+}
+
+static void kpkt_every_instruction(struct kunit *test)
+{
+	kpkt_probe_each_insn(test, kpkt_arith, true);
+	kpkt_probe_each_insn(test, kpkt_rip, true);
+	kpkt_probe_each_insn(test, kpkt_caller, true);
+	kpkt_probe_each_insn(test, kpkt_leaf, true);
+	kpkt_probe_each_insn(test, kpkt_branch, false);
+}
+
+/* Unregistering a probe that was never registered changes nothing. */
+static void kpkt_unregister_unregistered(struct kunit *test)
+{
+	struct kpkt_probe *live = kpkt_probe_new(test, kpkt_arith, NULL, 0);
+	struct kpkt_probe *stranger, *zero, *named;
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &live->kp), 0);
+
+	/* Same address as the live probe, but never registered. */
+	stranger = kpkt_probe_new(test, live->kp.addr, NULL, 0);
+	zero = kpkt_probe_new(test, NULL, NULL, 0);
+	named = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	unregister_kprobe(&stranger->kp);
+	unregister_kprobe(&zero->kp);
+	unregister_kprobe(&named->kp);
+
+	/* Documented: the addr field of an incorrect probe is cleared. */
+	KUNIT_EXPECT_NULL(test, stranger->kp.addr);
+	kpkt_check_probe(test, live, &ref, true);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(stranger), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(named), 0);
+}
+
+static void kpkt_enable_disable_unregistered(struct kunit *test)
+{
+	struct kpkt_probe *live = kpkt_probe_new(test, kpkt_arith, NULL, 0);
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kpkt_probe *stranger;
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&pp->kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&pp->kp), -EINVAL);
+
+	/* Not registered, at a registered address: must not touch that one. */
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &live->kp), 0);
+	stranger = kpkt_probe_new(test, live->kp.addr, NULL, 0);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&stranger->kp), -EINVAL);
+	kpkt_check_probe(test, live, &ref, true);
+
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&pp->kp), 0);
+	kpkt_unregister(test, &pp->kp);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&pp->kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&pp->kp), -EINVAL);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+	kpkt_check_probe(test, live, &ref, true);
+}
+
+/* A failing batch leaves none of its probes registered. */
+static void kpkt_batch_rollback(struct kunit *test)
+{
+	struct kpkt_probe *a = kpkt_probe_new(test, kpkt_arith, NULL, 0);
+	struct kpkt_probe *b = kpkt_probe_new(test, kpkt_rip, NULL, 0);
+	struct kpkt_probe *bad = kpkt_probe_new(test, NULL,
+						"kpkt_no_such_symbol_anywhere",
+						0);
+	struct kprobe *kps[] = { &a->kp, &b->kp, &bad->kp };
+	struct kpkt_ref ra, rb;
+	int ret;
+
+	kpkt_ref_init(&ra, kpkt_arith);
+	kpkt_ref_init(&rb, kpkt_rip);
+	ret = register_kprobes(kps, ARRAY_SIZE(kps));
+	if (!ret)
+		unregister_kprobes(kps, ARRAY_SIZE(kps));
+	KUNIT_EXPECT_EQ(test, ret, -ENOENT);
+
+	kpkt_run(test, &ra, "after a failed batch");
+	kpkt_run(test, &rb, "after a failed batch");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(a), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(b), 0);
+
+	/* Rolled back for real: both can be registered again. */
+	kpkt_probe_reset(a);
+	kpkt_probe_reset(b);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &a->kp), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &b->kp), 0);
+	kpkt_check_probe(test, a, &ra, true);
+	kpkt_check_probe(test, b, &rb, true);
+}
+
+static void kpkt_batch_register_unregister(struct kunit *test)
+{
+	struct kpkt_probe *a = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kpkt_probe *b = kpkt_probe_new(test, kpkt_rip, NULL, 0);
+	struct kpkt_probe *c = kpkt_probe_new(test, NULL, "kpkt_caller", 0);
+	struct kpkt_probe *never = kpkt_probe_new(test, kpkt_leaf, NULL, 0);
+	struct kprobe *kps[] = { &a->kp, &b->kp, &c->kp };
+	struct kprobe *unr[] = { &a->kp, &never->kp, &c->kp };
+	struct kpkt_ref ra, rb, rc;
+	unsigned int i;
+	int ret;
+
+	kpkt_ref_init(&ra, kpkt_arith);
+	kpkt_ref_init(&rb, kpkt_rip);
+	kpkt_ref_init(&rc, kpkt_caller);
+	ret = register_kprobes(kps, ARRAY_SIZE(kps));
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	for (i = 0; i < ARRAY_SIZE(kps); i++) {
+		ret = kunit_add_action_or_reset(test, kpkt_unregister_action,
+						kps[i]);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
+	kpkt_check_probe(test, a, &ra, true);
+	kpkt_check_probe(test, b, &rb, true);
+	kpkt_check_probe(test, c, &rc, true);
+
+	/* One bad entry in the middle: the others still go away. */
+	unregister_kprobes(unr, ARRAY_SIZE(unr));
+	kunit_remove_action(test, kpkt_unregister_action, &a->kp);
+	kunit_remove_action(test, kpkt_unregister_action, &c->kp);
+	KUNIT_EXPECT_NULL(test, never->kp.addr);
+	atomic_set(&a->pre_hits, 0);
+	atomic_set(&c->pre_hits, 0);
+	kpkt_run(test, &ra, "after batch unregister");
+	kpkt_run(test, &rc, "after batch unregister");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(a), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(c), 0);
+	kpkt_check_probe(test, b, &rb, true);
+
+	kpkt_probe_reset(a);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &a->kp), 0);
+	kpkt_check_probe(test, a, &ra, true);
+}
+
+static void kpkt_disabled_at_registration(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	pp->kp.flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&pp->kp));
+	kpkt_run(test, &ref, "registered disabled");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&pp->kp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&pp->kp));
+	kpkt_check_probe(test, pp, &ref, true);
+
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&pp->kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&pp->kp));
+	atomic_set(&pp->pre_hits, 0);
+	kpkt_run(test, &ref, "disabled again");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), (int)KPKT_NARGS);
+
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&pp->kp), 0);
+	kpkt_check_probe(test, pp, &ref, true);
+}
+
+static void kpkt_zero(struct kpkt_probe *pp)
+{
+	atomic_set(&pp->pre_hits, 0);
+	atomic_set(&pp->post_hits, 0);
+}
+
+/* Run the target once per argument; check each probe's pre handler count. */
+static void kpkt_expect_hits(struct kunit *test, const struct kpkt_ref *ref,
+			     struct kpkt_probe **pp, const int *hits,
+			     unsigned int nr, const char *phase)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		kpkt_zero(pp[i]);
+	kpkt_run(test, ref, phase);
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp[i]),
+				    hits[i] * (int)KPKT_NARGS,
+				    "probe %c, %s", 'a' + i, phase);
+}
+
+/* Three probes on one address: independent enable, disable and removal. */
+static void kpkt_aggregate_at(struct kunit *test, void *addr, bool at_entry)
+{
+	struct kpkt_probe *pp[3];
+	struct kpkt_probe *a, *b, *c;
+	struct kpkt_ref ref;
+	const int n = KPKT_NARGS;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	a = kpkt_probe_new(test, addr, NULL, 0);
+	b = kpkt_probe_new(test, addr, NULL, 0);
+	c = kpkt_probe_new(test, addr, NULL, 0);
+	pp[0] = a;
+	pp[1] = b;
+	pp[2] = c;
+	/* c has no post handler: members may differ in what they have. */
+	c->kp.post_handler = NULL;
+
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &a->kp), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &b->kp), 0);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 1, 1, 0 }, 3, "a, b");
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(a), n);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(b), n);
+	if (at_entry) {
+		KUNIT_EXPECT_EQ(test, (long)a->arg0, kpkt_args[n - 1]);
+		KUNIT_EXPECT_EQ(test, (long)b->arg0, kpkt_args[n - 1]);
+	}
+
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&a->kp), 0);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 0, 1, 0 }, 3, "a disabled");
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(b), n);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&b->kp), 0);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 0, 0, 0 }, 3, "a, b disabled");
+
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&a->kp), 0);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 1, 0, 0 }, 3, "a enabled");
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&b->kp), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &c->kp), 0);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 1, 1, 1 }, 3, "a, b, c");
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(a), n);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(b), n);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(c), 0);
+
+	kpkt_unregister(test, &a->kp);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 0, 1, 1 }, 3, "a removed");
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(b), n);
+	kpkt_unregister(test, &b->kp);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 0, 0, 1 }, 3, "b removed");
+
+	/* The first one comes back to a site that kept running. */
+	kpkt_probe_reset(a);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &a->kp), 0);
+	kpkt_expect_hits(test, &ref, pp, (int[]){ 1, 0, 1 }, 3, "a is back");
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(a), n);
+	KUNIT_EXPECT_EQ(test, a->kp.nmissed + b->kp.nmissed + c->kp.nmissed,
+			0UL);
+}
+
+static void kpkt_aggregate_entry(struct kunit *test)
+{
+	kpkt_aggregate_at(test, kpkt_arith, true);
+}
+
+static void kpkt_aggregate_mid(struct kunit *test)
+{
+	void *addr = kpkt_mid_addr(test, kpkt_arith);
+
+	if (!addr)
+		kunit_skip(test, "x86 instruction decoder: " KPKT_NO_HELPERS);
+	kpkt_aggregate_at(test, addr, false);
+}
+
+/*
+ * A handler calls a probed function: the inner probe must not run its
+ * handlers, count a miss instead, and the function must still work.
+ */
+static void kpkt_recursion_one(struct kunit *test, void *outer_addr,
+			       void *inner_addr, bool from_post)
+{
+	struct kpkt_probe *outer = kpkt_probe_new(test, outer_addr, NULL, 0);
+	struct kpkt_probe *inner = kpkt_probe_new(test, inner_addr, NULL, 0);
+	struct kpkt_ref ref, ref_inner;
+	long want_inner = kpkt_call(kpkt_inner, 5);
+	int calls;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kpkt_ref_init(&ref_inner, kpkt_inner);
+	outer->nest_fn = kpkt_inner;
+	outer->nest_in_post = from_post;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &inner->kp), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &outer->kp), 0);
+
+	calls = kpkt_run(test, &ref, "handler calls a probed function");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(outer), calls);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(outer), calls);
+	KUNIT_EXPECT_EQ(test, outer->nest_ret, want_inner);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(inner), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(inner), 0);
+	KUNIT_EXPECT_EQ(test, inner->kp.nmissed, (unsigned long)calls);
+	KUNIT_EXPECT_EQ(test, outer->kp.nmissed, 0UL);
+
+	/* Outside a handler the inner probe works normally. */
+	calls = kpkt_run(test, &ref_inner, "inner called directly");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(inner), calls);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(inner), calls);
+
+	kpkt_unregister(test, &outer->kp);
+	kpkt_unregister(test, &inner->kp);
+}
+
+static void kpkt_recursion_missed(struct kunit *test)
+{
+	void *outer_mid = kpkt_mid_addr(test, kpkt_arith);
+	void *inner_mid = kpkt_mid_addr(test, kpkt_inner);
+	void *outers[] = { kpkt_arith, outer_mid };
+	void *inners[] = { kpkt_inner, inner_mid };
+	unsigned int o, i, post;
+
+	for (o = 0; o < ARRAY_SIZE(outers); o++)
+		for (i = 0; i < ARRAY_SIZE(inners); i++)
+			for (post = 0; post < 2; post++)
+				if (outers[o] && inners[i])
+					kpkt_recursion_one(test, outers[o],
+							   inners[i], post);
+	if (!outer_mid)
+		kunit_info(test, "function-entry probes only; int3 probes: "
+			   KPKT_NO_HELPERS "\n");
+}
+
+/* A pre handler that moves regs->ip to another function and returns 1. */
+static void kpkt_redirect_ip(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kpkt_ref ref, alt;
+	int calls;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kpkt_ref_init(&alt, kpkt_alt);
+	KUNIT_ASSERT_NE(test, ref.want[0], alt.want[0]);
+	pp->redirect = (unsigned long)kpkt_alt;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+
+	/* kpkt_arith's callers get kpkt_alt's results. */
+	alt.fn = kpkt_arith;
+	calls = kpkt_run(test, &alt, "redirected to kpkt_alt");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), 0);
+
+	pp->redirect = 0;
+	kpkt_check_probe(test, pp, &ref, true);
+}
+
+/* A pre handler at entry changes an argument; the function sees it. */
+static void kpkt_modify_argument(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	long want = kpkt_call(kpkt_arith, 1000);
+	unsigned int i;
+
+	pp->set_arg0 = 1000;
+	pp->do_set_arg0 = true;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	for (i = 0; i < KPKT_NARGS; i++)
+		KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_arith, kpkt_args[i]), want);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), (int)KPKT_NARGS);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), (int)KPKT_NARGS);
+}
+
+/* Point kpkt_bad_addr at a vmalloc guard page, or skip. */
+static void kpkt_setup_bad_addr(struct kunit *test)
+{
+	void *buf = vmalloc(PAGE_SIZE);
+	long v;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpkt_vfree_action,
+							buf), 0);
+	kpkt_bad_addr = buf + PAGE_SIZE;
+	if (copy_from_kernel_nofault(&v, kpkt_bad_addr, sizeof(v)) != -EFAULT)
+		kunit_skip(test, "no unmapped guard page after a vmalloc area");
+}
+
+/* Handlers that take (and survive) a page fault. */
+static void kpkt_fault_in_handler_at(struct kunit *test, void *addr,
+				     bool in_post)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, addr, NULL, 0);
+	struct kpkt_ref ref;
+	int calls;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	pp->fault_in_pre = !in_post;
+	pp->fault_in_post = in_post;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	calls = kpkt_run(test, &ref, "handler faulted");
+	KUNIT_EXPECT_EQ(test, pp->fault_ret, -EFAULT);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), calls);
+
+	/* And nothing was left behind by the faults. */
+	pp->fault_in_pre = false;
+	pp->fault_in_post = false;
+	kpkt_check_probe(test, pp, &ref, false);
+	kpkt_unregister(test, &pp->kp);
+}
+
+static void kpkt_fault_in_handler(struct kunit *test)
+{
+	void *mid;
+
+	kpkt_setup_bad_addr(test);
+	kpkt_fault_in_handler_at(test, kpkt_arith, false);
+	kpkt_fault_in_handler_at(test, kpkt_arith, true);
+	mid = kpkt_mid_addr(test, kpkt_arith);
+	if (mid) {
+		kpkt_fault_in_handler_at(test, mid, false);
+		kpkt_fault_in_handler_at(test, mid, true);
+	}
+}
+
+/*
+ * The probed instruction itself faults and its exception-table fixup must
+ * still apply, although it ran out of line.
+ */
+static void kpkt_fault_in_probed_insn(struct kunit *test)
+{
+	static long good = 0x5eed;
+	struct kpkt_probe *pp;
+	struct kpkt_text t;
+	unsigned long addr = 0;
+	unsigned int i, round;
+
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, "exception tables: " KPKT_NO_HELPERS);
+	kpkt_decode_or_skip(test, kpkt_peek, false, &t);
+	for (i = 0; i < t.nr && !addr; i++)
+		if (search_exception_tables(t.start + t.off[i]))
+			addr = t.start + t.off[i];
+	KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "no fixup in kpkt_peek");
+	kpkt_setup_bad_addr(test);
+
+	pp = kpkt_probe_new(test, (void *)addr, NULL, 0);
+	pp->kp.post_handler = NULL;	/* let it be optimized in round 1 */
+	KUNIT_ASSERT_EQ_MSG(test, kpkt_register(test, &pp->kp), 0,
+			    "probe on an instruction with a fixup");
+	for (round = 0; round < 2; round++) {
+		atomic_set(&pp->pre_hits, 0);
+		KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_peek, (long)&good), good);
+		KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_peek, (long)kpkt_bad_addr),
+				(long)-EFAULT);
+		KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_peek, (long)&good), good);
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp), 3, "round %u",
+				    round);
+		kpkt_settle();
+	}
+}
+
+/* Probes without a post handler may be optimized; they must still work. */
+static void kpkt_optimizable(struct kunit *test)
+{
+	struct kpkt_probe *pp, *with_post;
+	struct kpkt_ref ref;
+	struct kpkt_text t;
+	int calls;
+
+	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
+	kpkt_ref_init(&ref, kpkt_arith);
+	pp = kpkt_probe_new(test, (void *)(t.start + t.off[0]), NULL, 0);
+	pp->kp.post_handler = NULL;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	kpkt_settle();
+	calls = kpkt_run(test, &ref, "maybe optimized");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
+
+	/* A post handler at the same place forces the slow path back. */
+	with_post = kpkt_probe_new(test, pp->kp.addr, NULL, 0);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &with_post->kp), 0);
+	kpkt_check_probe(test, with_post, &ref, false);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 2 * calls);
+	kpkt_unregister(test, &with_post->kp);
+	kpkt_settle();
+	kpkt_run(test, &ref, "optimizable again");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 3 * calls);
+
+	kpkt_unregister(test, &pp->kp);
+	kpkt_run(test, &ref, "unregistered");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 3 * calls);
+}
+
+/* kprobe_on_func_entry() tells function entries from other addresses. */
+static void kpkt_func_entry_query(struct kunit *test)
+{
+	struct kpkt_text t;
+
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, "kprobe_on_func_entry(): " KPKT_NO_HELPERS);
+	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpkt_arith", 0), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry((void *)kpkt_arith, NULL, 0),
+			0);
+	KUNIT_EXPECT_NE(test, kprobe_on_func_entry(NULL, "kpkt_arith",
+						   t.off[t.nr - 1]), 0);
+	KUNIT_EXPECT_NE(test, kprobe_on_func_entry(NULL,
+						   "kpkt_no_such_symbol", 0),
+			0);
+}
+
+/* A second CPU calls the targets while probes come and go. */
+struct kpkt_stress {
+	struct kpkt_ref ref[2];
+	atomic_t wrong;
+	atomic_long_t calls;
+};
+
+static int kpkt_stress_thread(void *data)
+{
+	struct kpkt_stress *s = data;
+	unsigned int i, j;
+
+	while (!kthread_should_stop()) {
+		for (j = 0; j < ARRAY_SIZE(s->ref); j++)
+			for (i = 0; i < KPKT_NARGS; i++)
+				if (kpkt_call(s->ref[j].fn, kpkt_args[i]) !=
+				    s->ref[j].want[i])
+					atomic_inc(&s->wrong);
+		atomic_long_inc(&s->calls);
+		cond_resched();
+	}
+	return 0;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(kpkt_kthread_stop_action, kthread_stop,
+			    struct task_struct *);
+
+static void kpkt_arm_disarm_stress(struct kunit *test)
+{
+	struct kpkt_stress *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	void *mid = kpkt_mid_addr(test, kpkt_rip);
+	struct kpkt_probe *pe, *pm;
+	struct task_struct *tsk;
+	unsigned long deadline;
+	unsigned int round;
+	long seen;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	kpkt_ref_init(&s->ref[0], kpkt_arith);
+	kpkt_ref_init(&s->ref[1], kpkt_rip);
+	tsk = kthread_run(kpkt_stress_thread, s, "kpkt_stress");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tsk));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							kpkt_kthread_stop_action,
+							tsk), 0);
+
+	for (round = 0; round < 40; round++) {
+		pe = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+		pm = kpkt_probe_new(test, mid ? mid : (void *)kpkt_rip, NULL, 0);
+		if (round & 1)
+			pm->kp.post_handler = NULL;
+		KUNIT_ASSERT_EQ(test, kpkt_register(test, &pe->kp), 0);
+		KUNIT_ASSERT_EQ(test, kpkt_register(test, &pm->kp), 0);
+		/* Let the other thread run through the armed probes. */
+		seen = atomic_long_read(&s->calls);
+		deadline = jiffies + HZ;
+		while (atomic_long_read(&s->calls) < seen + 2 &&
+		       time_before(jiffies, deadline))
+			cond_resched();
+		KUNIT_EXPECT_EQ(test, disable_kprobe(&pm->kp), 0);
+		KUNIT_EXPECT_EQ(test, enable_kprobe(&pm->kp), 0);
+		if (round % 8 == 7)
+			kpkt_settle();
+		kpkt_unregister(test, &pe->kp);
+		kpkt_unregister(test, &pm->kp);
+	}
+	kunit_release_action(test, kpkt_kthread_stop_action, tsk);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->wrong), 0);
+	kunit_info(test, "%ld rounds of calls on the other thread\n",
+		   atomic_long_read(&s->calls));
+}
+
+static int kpkt_case_init(struct kunit *test)
+{
+	kpkt_bad_addr = NULL;
+	WRITE_ONCE(kpkt_inflight_hook, NULL);
+	return 0;
+}
+
+static struct kunit_case kpkt_cases[] = {
+	KUNIT_CASE(kpkt_register_by_addr),
+	KUNIT_CASE(kpkt_register_by_symbol),
+	KUNIT_CASE(kpkt_register_by_symbol_offset),
+	KUNIT_CASE(kpkt_reject_addr_and_symbol),
+	KUNIT_CASE(kpkt_reject_unknown_symbol),
+	KUNIT_CASE(kpkt_reject_blacklisted),
+	KUNIT_CASE(kpkt_reject_mid_instruction),
+	KUNIT_CASE(kpkt_reject_ambiguous_symbol),
+	KUNIT_CASE(kpkt_reject_registered_twice),
+	KUNIT_CASE(kpkt_reject_core_flags),
+	KUNIT_CASE(kpkt_every_instruction),
+	KUNIT_CASE(kpkt_unregister_unregistered),
+	KUNIT_CASE(kpkt_enable_disable_unregistered),
+	KUNIT_CASE(kpkt_batch_rollback),
+	KUNIT_CASE(kpkt_batch_register_unregister),
+	KUNIT_CASE(kpkt_disabled_at_registration),
+	KUNIT_CASE(kpkt_aggregate_entry),
+	KUNIT_CASE(kpkt_aggregate_mid),
+	KUNIT_CASE(kpkt_recursion_missed),
+	KUNIT_CASE(kpkt_redirect_ip),
+	KUNIT_CASE(kpkt_modify_argument),
+	KUNIT_CASE(kpkt_fault_in_handler),
+	KUNIT_CASE(kpkt_fault_in_probed_insn),
+	KUNIT_CASE(kpkt_optimizable),
+	KUNIT_CASE(kpkt_func_entry_query),
+	KUNIT_CASE_SLOW(kpkt_arm_disarm_stress),
+	{}
+};
+
+static struct kunit_suite kpkt_suite = {
+	.name = "kprobes_api",
+	.init = kpkt_case_init,
+	.test_cases = kpkt_cases,
+};
+
+/* ------------------------------------------------------------------
+ * Suite kprobes_api_kretprobe
+ * ------------------------------------------------------------------
+ */
+
+#define KPKT_MAX_REC	16
+#define KPKT_MAGIC	0x6b706b74UL	/* "kpkt" */
+
+/* What the entry handler leaves in kretprobe_instance::data. */
+struct kpkt_ri_data {
+	unsigned long cookie;
+	long arg;
+};
+
+/**
+ * struct kpkt_ret - a kretprobe and what its handlers observed
+ * @rp: the kretprobe
+ * @entries: entry handler calls
+ * @returns: return handler calls
+ * @refuse_odd: the entry handler declines calls with an odd argument
+ * @bad: handler-side checks that failed (data cookie, get_kretprobe, task)
+ * @ret: return values in the order the return handler saw them
+ * @arg: the matching arguments, from the instance data (if any)
+ * @ret_addr: the return address of the last instance
+ */
+struct kpkt_ret {
+	struct kretprobe rp;
+	atomic_t entries;
+	atomic_t returns;
+	bool refuse_odd;
+	atomic_t bad;
+	long ret[KPKT_MAX_REC];
+	long arg[KPKT_MAX_REC];
+	unsigned long ret_addr;
+};
+
+/* Handler calls for instances whose kretprobe get_kretprobe() lost. */
+static atomic_t kpkt_ret_orphans;
+
+static int kpkt_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kpkt_ret *kr = container_of(rp, struct kpkt_ret, rp);
+	struct kpkt_ri_data *d = (struct kpkt_ri_data *)ri->data;
+	long arg = regs_get_kernel_argument(regs, 0);
+
+	if (!rp) {
+		atomic_inc(&kpkt_ret_orphans);
+		return 1;
+	}
+	atomic_inc(&kr->entries);
+	if (kr->refuse_odd && (arg & 1))
+		return 1;
+	if (kr->rp.data_size >= sizeof(*d)) {
+		d->cookie = KPKT_MAGIC ^ (unsigned long)ri;
+		d->arg = arg;
+	}
+	return 0;
+}
+
+static int kpkt_ret_handler(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kpkt_ret *kr = container_of(rp, struct kpkt_ret, rp);
+	struct kpkt_ri_data *d = (struct kpkt_ri_data *)ri->data;
+	int n;
+
+	if (!rp) {
+		atomic_inc(&kpkt_ret_orphans);
+		return 0;
+	}
+	n = atomic_inc_return(&kr->returns) - 1;
+	if (ri->task != current)
+		atomic_inc(&kr->bad);
+	kr->ret_addr = get_kretprobe_retaddr(ri);
+	if (n >= KPKT_MAX_REC)
+		return 0;
+	kr->ret[n] = regs_return_value(regs);
+	kr->arg[n] = LONG_MIN;
+	if (kr->rp.entry_handler && kr->rp.data_size >= sizeof(*d)) {
+		if (d->cookie != (KPKT_MAGIC ^ (unsigned long)ri))
+			atomic_inc(&kr->bad);
+		kr->arg[n] = d->arg;
+	}
+	return 0;
+}
+
+static struct kpkt_ret *kpkt_ret_new(struct kunit *test, const char *sym,
+				     bool with_entry)
+{
+	struct kpkt_ret *kr = kunit_kzalloc(test, sizeof(*kr), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kr);
+	kr->rp.kp.symbol_name = sym;
+	kr->rp.handler = kpkt_ret_handler;
+	if (with_entry) {
+		kr->rp.entry_handler = kpkt_ret_entry;
+		kr->rp.data_size = sizeof(struct kpkt_ri_data);
+	}
+	kr->rp.maxactive = 8;
+	return kr;
+}
+
+static int kpkt_ret_register(struct kunit *test, struct kpkt_ret *kr)
+{
+	int ret = register_kretprobe(&kr->rp);
+
+	if (ret)
+		return ret;
+	return kunit_add_action_or_reset(test, kpkt_unregister_ret_action,
+					 &kr->rp);
+}
+
+static void kpkt_ret_unregister(struct kunit *test, struct kpkt_ret *kr)
+{
+	kunit_release_action(test, kpkt_unregister_ret_action, &kr->rp);
+}
+
+static void kpkt_ret_expect_reject(struct kunit *test, struct kpkt_ret *kr,
+				   int err, const char *what)
+{
+	int ret = register_kretprobe(&kr->rp);
+
+	if (!ret)
+		unregister_kretprobe(&kr->rp);
+	KUNIT_EXPECT_EQ_MSG(test, ret, err, "register_kretprobe(%s)", what);
+}
+
+static void kpkt_ret_reset(struct kpkt_ret *kr)
+{
+	atomic_set(&kr->entries, 0);
+	atomic_set(&kr->returns, 0);
+}
+
+/* Every return seen, in call order, with the value the caller got. */
+static void kpkt_ret_check(struct kunit *test, struct kpkt_ret *kr,
+			   const struct kpkt_ref *ref)
+{
+	unsigned int i;
+	int calls;
+
+	kpkt_ret_reset(kr);
+	calls = kpkt_run(test, ref, "kretprobe'd");
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), calls);
+	if (kr->rp.entry_handler)
+		KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), calls);
+	for (i = 0; i < KPKT_NARGS; i++) {
+		KUNIT_EXPECT_EQ(test, kr->ret[i], ref->want[i]);
+		if (kr->rp.entry_handler)
+			KUNIT_EXPECT_EQ(test, kr->arg[i], kpkt_args[i]);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
+}
+
+static void krpt_return_value(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", false);
+	char *where = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	char *want = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	struct kpkt_ref ref;
+	unsigned long seen;
+	long got;
+
+	KUNIT_ASSERT_NOT_NULL(test, where);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_ret_check(test, kr, &ref);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+
+	/*
+	 * The instance reports where the function really returns to.  Read
+	 * it before anything else can call the target again (the expectation
+	 * below may evaluate its operands by calling kpkt_arith directly).
+	 */
+	got = kpkt_ret_caller(kpkt_arith, kpkt_args[0]);
+	seen = READ_ONCE(kr->ret_addr);
+	KUNIT_EXPECT_EQ(test, got, ref.want[0]);
+	snprintf(where, KSYM_SYMBOL_LEN, "%ps", (void *)seen);
+	snprintf(want, KSYM_SYMBOL_LEN, "%ps", kpkt_ret_caller);
+	KUNIT_EXPECT_STREQ(test, where, want);
+
+	kpkt_ret_unregister(test, kr);
+	kpkt_ret_reset(kr);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+}
+
+static void krpt_entry_data(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_rip", true);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_rip);
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_ret_check(test, kr, &ref);
+}
+
+static void krpt_entry_refuses(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ref ref;
+	unsigned int i, n = 0, odd = 0;
+	int calls;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kr->refuse_odd = true;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	calls = kpkt_run(test, &ref, "entry handler refusing odd");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), calls);
+	for (i = 0; i < KPKT_NARGS; i++) {
+		if (kpkt_args[i] & 1) {
+			odd++;
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, kr->arg[n], kpkt_args[i]);
+		KUNIT_EXPECT_EQ(test, kr->ret[n], ref.want[i]);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), (int)n);
+	/* kprobes.h: nmissed counts the calls the entry handler declined. */
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, (int)odd);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
+}
+
+static void krpt_reject(struct kunit *test)
+{
+	struct kpkt_ret *kr;
+
+	kr = kpkt_ret_new(test, "kpkt_arith", false);
+	kr->rp.maxactive = KRETPROBE_MAX_ACTIVE + 1;
+	kpkt_ret_expect_reject(test, kr, -E2BIG, "maxactive too big");
+
+	kr = kpkt_ret_new(test, "kpkt_arith", true);
+	kr->rp.data_size = KRETPROBE_MAX_DATA_SIZE + 1;
+	kpkt_ret_expect_reject(test, kr, -E2BIG, "data_size too big");
+
+	kr = kpkt_ret_new(test, "kpkt_no_such_symbol_anywhere", false);
+	kpkt_ret_expect_reject(test, kr, -ENOENT, "unknown symbol");
+
+	kr = kpkt_ret_new(test, "kpkt_arith", false);
+	kr->rp.kp.addr = (void *)kpkt_arith;
+	kpkt_ret_expect_reject(test, kr, -EINVAL, "addr and symbol_name");
+
+	kr = kpkt_ret_new(test, "kpkt_nokprobe", false);
+	kpkt_ret_expect_reject(test, kr, -EINVAL, "blacklisted");
+
+	kr = kpkt_ret_new(test, "kpkt_arith", false);
+	kr->rp.kp.flags = KPROBE_FLAG_GONE;
+	kpkt_ret_expect_reject(test, kr, -EINVAL, "core-owned flag");
+}
+
+/* A return probe is only possible at a function entry. */
+static void krpt_reject_not_entry(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", false);
+	struct kpkt_text t;
+
+	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
+	kr->rp.kp.offset = t.off[t.nr > 1 ? 1 : 0];
+	kpkt_ret_expect_reject(test, kr, -EINVAL, "offset past the entry");
+}
+
+static void krpt_shared_function(struct kunit *test)
+{
+	struct kpkt_ret *k1 = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ret *k2 = kpkt_ret_new(test, "kpkt_arith", false);
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kpkt_ref ref;
+	int calls;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, k1), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, k2), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+
+	kpkt_ret_reset(k2);
+	kpkt_ret_check(test, k1, &ref);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k2->returns), (int)KPKT_NARGS);
+	KUNIT_EXPECT_EQ(test, k2->ret[KPKT_NARGS - 1], ref.want[KPKT_NARGS - 1]);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), (int)KPKT_NARGS);
+
+	kpkt_ret_unregister(test, k1);
+	kpkt_ret_reset(k1);
+	kpkt_ret_check(test, k2, &ref);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k1->returns), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 2 * (int)KPKT_NARGS);
+
+	kpkt_unregister(test, &pp->kp);
+	calls = kpkt_run(test, &ref, "kprobe gone, kretprobe stays");
+	KUNIT_EXPECT_EQ(test, atomic_read(&k2->returns), 2 * calls);
+}
+
+/* Returns come back innermost first, each with its own value. */
+static void krpt_recursion(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_rsum", true);
+	const long depth = 5;
+	long i;
+
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_rsum, depth),
+			depth * (depth + 1) / 2);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), (int)depth + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), (int)depth + 1);
+	for (i = 0; i <= depth; i++) {
+		KUNIT_EXPECT_EQ(test, kr->arg[i], i);
+		KUNIT_EXPECT_EQ(test, kr->ret[i], i * (i + 1) / 2);
+	}
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
+}
+
+/* One instance for three nested calls: the nested two are missed. */
+static void krpt_pool_exhausted(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_rsum", true);
+
+	kr->rp.maxactive = 1;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_rsum, 2), 3L);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 2);
+	/* Documented: no instance, no entry handler either. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 1);
+	KUNIT_EXPECT_EQ(test, kr->arg[0], 2L);
+	KUNIT_EXPECT_EQ(test, kr->ret[0], 3L);
+
+	/* The instance came back: the next call is tracked again. */
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_rsum, 0), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 2);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 2);
+}
+
+static void krpt_disable_enable(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kr->rp.kp.flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_run(test, &ref, "registered disabled");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+
+	KUNIT_EXPECT_EQ(test, enable_kretprobe(&kr->rp), 0);
+	kpkt_ret_check(test, kr, &ref);
+
+	KUNIT_EXPECT_EQ(test, disable_kretprobe(&kr->rp), 0);
+	kpkt_ret_reset(kr);
+	kpkt_run(test, &ref, "disabled");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+	KUNIT_EXPECT_EQ(test, enable_kretprobe(&kr->rp), 0);
+	kpkt_ret_check(test, kr, &ref);
+}
+
+/* Unregistered while an instance is on the stack: the call still returns. */
+static struct kunit *kpkt_inflight_test;
+static struct kpkt_ret *kpkt_inflight_kr;
+
+static void kpkt_unregister_inflight(void)
+{
+	kpkt_ret_unregister(kpkt_inflight_test, kpkt_inflight_kr);
+}
+
+static void krpt_unregister_in_flight(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
+	long want = kpkt_call(kpkt_inflight, 9);
+
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_inflight_test = test;
+	kpkt_inflight_kr = kr;
+	WRITE_ONCE(kpkt_inflight_hook, kpkt_unregister_inflight);
+	KUNIT_EXPECT_EQ(test, kpkt_ret_caller(kpkt_inflight, 9), want);
+	WRITE_ONCE(kpkt_inflight_hook, NULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+	/* Its kretprobe is gone: no handler may run for the instance. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
+
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+}
+
+static void krpt_batch_rollback(struct kunit *test)
+{
+	struct kpkt_ret *good = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ret *bad = kpkt_ret_new(test, "kpkt_no_such_symbol_anywhere",
+					    false);
+	struct kretprobe *rps[] = { &good->rp, &bad->rp };
+	struct kpkt_ref ref;
+	int ret;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	ret = register_kretprobes(rps, ARRAY_SIZE(rps));
+	if (!ret)
+		unregister_kretprobes(rps, ARRAY_SIZE(rps));
+	KUNIT_EXPECT_EQ(test, ret, -ENOENT);
+	kpkt_run(test, &ref, "after a failed batch");
+	KUNIT_EXPECT_EQ(test, atomic_read(&good->entries), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&good->returns), 0);
+
+	good->rp.kp.addr = NULL;
+	good->rp.kp.flags = 0;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, good), 0);
+	kpkt_ret_check(test, good, &ref);
+}
+
+static int krpt_case_init(struct kunit *test)
+{
+	atomic_set(&kpkt_ret_orphans, 0);
+	WRITE_ONCE(kpkt_inflight_hook, NULL);
+	kpkt_inflight_test = NULL;
+	kpkt_inflight_kr = NULL;
+	return 0;
+}
+
+static struct kunit_case krpt_cases[] = {
+	KUNIT_CASE(krpt_return_value),
+	KUNIT_CASE(krpt_entry_data),
+	KUNIT_CASE(krpt_entry_refuses),
+	KUNIT_CASE(krpt_reject),
+	KUNIT_CASE(krpt_reject_not_entry),
+	KUNIT_CASE(krpt_shared_function),
+	KUNIT_CASE(krpt_recursion),
+	KUNIT_CASE(krpt_pool_exhausted),
+	KUNIT_CASE(krpt_disable_enable),
+	KUNIT_CASE(krpt_unregister_in_flight),
+	KUNIT_CASE(krpt_batch_rollback),
+	{}
+};
+
+static struct kunit_suite krpt_suite = {
+	.name = "kprobes_api_kretprobe",
+	.init = krpt_case_init,
+	.test_cases = krpt_cases,
+};
+
+kunit_test_suites(&kpkt_suite, &krpt_suite);
+
+MODULE_DESCRIPTION("Black-box KUnit tests of the kprobes API");
+MODULE_LICENSE("GPL");

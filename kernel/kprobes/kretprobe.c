@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Return probes.
+ *
+ * A kretprobe is an entry kprobe plus a pool of preallocated instances.
+ * On entry an instance is taken, the architecture swaps the return address
+ * for arch_kretprobe_trampoline() and the instance is pushed on the calling
+ * task's own list (task_struct::kretprobe_instances).  On return the
+ * trampoline calls kretprobe_trampoline_handler(), which finds the
+ * instances of the returning frame on that list, runs the handlers and
+ * hands back the real return address.  Keying instances by task, not by
+ * stack address, needs no knowledge of the stack layout and lets
+ * kprobe_flush_task() reclaim whatever a dead task left behind.
+ *
+ * Task lists: only the owner pushes and pops, LIFO (an interrupt pops its
+ * own instances before it returns).  Nodes are published with a release
+ * store because unwinders walk the list from NMIs and other CPUs.  Several
+ * kretprobes on one function push several instances with the same ri->fp;
+ * only the oldest saw the real return address, the newer ones saw the
+ * trampoline.  Instances stay linked while the return handlers run, so a
+ * stack trace taken in a handler still unwinds through the trampoline.
+ *
+ * Pools: the free instances form a lock-free stack whose top is one 64-bit
+ * word, a generation tag (high half) and the top instance's token (low
+ * half).  Every update bumps the tag, so a pop that read a stale top fails
+ * its cmpxchg instead of installing a stale "next" (ABA).  Both ends work
+ * in NMI context without locks or allocation: an empty pool is the only
+ * way a hit can miss.  A pool holds a reference for the registration and
+ * one per instance in flight.  Unregistering clears the back-pointer
+ * (get_kretprobe() then returns NULL), waits for a grace period and drops
+ * the registration's reference; the last instance to come home hands the
+ * pool to an irq_work for freeing, since that may happen in an NMI.
+ */
+#include "internal.h"
+
+#include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/kallsyms.h>
+#include <linux/llist.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+/**
+ * struct kretprobe_pool - the instances of one kretprobe
+ * @free: top of the free stack: tag in bits 63..32, token in bits 31..0
+ * @ref: one for the registration plus one per instance taken
+ * @rp: the owner; NULL from the moment unregistration starts
+ * @reap: link on kretprobe_reap_list once the last reference is gone
+ * @slots: the instances, each followed by its private data
+ */
+struct kretprobe_pool {
+	atomic64_t free;
+	refcount_t ref;
+	struct kretprobe __rcu *rp;
+	struct llist_node reap;
+	u8 slots[] __aligned(8);
+};
+
+/* A token is a byte offset into @slots plus one: it must fit in 32 bits. */
+static_assert((u64)KRETPROBE_MAX_ACTIVE *
+	      (sizeof(struct kretprobe_instance) + KRETPROBE_MAX_DATA_SIZE + 8)
+	      < U32_MAX);
+
+static LLIST_HEAD(kretprobe_reap_list);
+
+static void kretprobe_reap(struct irq_work *work)
+{
+	struct kretprobe_pool *pool, *tmp;
+
+	/* Hard irq (or the irq_work thread): kvfree() defers vfree itself. */
+	llist_for_each_entry_safe(pool, tmp, llist_del_all(&kretprobe_reap_list),
+				  reap)
+		kvfree(pool);
+}
+
+static DEFINE_IRQ_WORK(kretprobe_reap_work, kretprobe_reap);
+
+static nokprobe_inline struct kretprobe_instance *
+pool_slot(struct kretprobe_pool *pool, u32 token)
+{
+	return token ? (void *)&pool->slots[token - 1] : NULL;
+}
+
+static nokprobe_inline u32 pool_token(struct kretprobe_pool *pool,
+				      struct kretprobe_instance *ri)
+{
+	return ri ? (u8 *)ri - pool->slots + 1 : 0;
+}
+
+/* The new top word: next generation, @token on top. */
+static nokprobe_inline s64 pool_top(s64 old, u32 token)
+{
+	return (s64)(((((u64)old >> 32) + 1) << 32) | token);
+}
+
+static nokprobe_inline struct kretprobe_instance *
+kretprobe_pool_take(struct kretprobe_pool *pool)
+{
+	struct kretprobe_instance *ri;
+	s64 old = atomic64_read(&pool->free);
+	u32 next;
+
+	do {
+		ri = pool_slot(pool, (u32)old);
+		if (!ri)
+			return NULL;
+		/*
+		 * If another CPU takes @ri meanwhile, @next is stale, but the
+		 * tag has moved on and the cmpxchg fails.  The memory stays
+		 * valid: the registration holds the pool while entries run.
+		 */
+		next = pool_token(pool, READ_ONCE(ri->free_next));
+	} while (!atomic64_try_cmpxchg(&pool->free, &old, pool_top(old, next)));
+
+	refcount_inc(&pool->ref);
+	return ri;
+}
+
+static void kretprobe_pool_release(struct kretprobe_pool *pool)
+{
+	llist_add(&pool->reap, &kretprobe_reap_list);
+	irq_work_queue(&kretprobe_reap_work);
+}
+
+NOKPROBE_SYMBOL(kretprobe_pool_release);
+
+static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
+{
+	if (refcount_dec_and_test(&pool->ref))
+		kretprobe_pool_release(pool);
+}
+
+/* Return @ri to its pool; the pool may be freed once this returns. */
+static void kretprobe_recycle(struct kretprobe_instance *ri)
+{
+	struct kretprobe_pool *pool = ri->pool;
+	s64 old = atomic64_read(&pool->free);
+
+	do {
+		WRITE_ONCE(ri->free_next, pool_slot(pool, (u32)old));
+	} while (!atomic64_try_cmpxchg(&pool->free, &old,
+				       pool_top(old, pool_token(pool, ri))));
+
+	kretprobe_pool_put(pool);
+}
+
+NOKPROBE_SYMBOL(kretprobe_recycle);
+
+static struct kretprobe_pool *kretprobe_pool_create(struct kretprobe *rp)
+{
+	unsigned int stride, i;
+	struct kretprobe_pool *pool;
+	struct kretprobe_instance *ri;
+
+	stride = ALIGN(sizeof(*ri) + rp->data_size, 8);
+	pool = kvzalloc(size_add(sizeof(*pool), size_mul(rp->maxactive, stride)),
+			GFP_KERNEL);
+	if (!pool)
+		return NULL;
+
+	refcount_set(&pool->ref, 1);
+	RCU_INIT_POINTER(pool->rp, rp);
+	for (i = 0; i < rp->maxactive; i++) {
+		ri = pool_slot(pool, i * stride + 1);
+		ri->pool = pool;
+		ri->free_next = i + 1 < rp->maxactive ?
+				pool_slot(pool, (i + 1) * stride + 1) : NULL;
+	}
+	atomic64_set(&pool->free, 1);	/* tag 0, slot 0 on top */
+	return pool;
+}
+
+static nokprobe_inline struct kretprobe_instance *to_ri(struct llist_node *n)
+{
+	return container_of(n, struct kretprobe_instance, llist);
+}
+
+/* The first node from @n on that belongs to the frame at @fp, or NULL. */
+static nokprobe_inline struct llist_node *frame_first(struct llist_node *n,
+						      void *fp)
+{
+	while (n && to_ri(n)->fp != fp)
+		n = READ_ONCE(n->next);
+	return n;
+}
+
+/* The oldest instance of the frame starting at @n: it holds the real address. */
+static nokprobe_inline struct llist_node *frame_last(struct llist_node *n)
+{
+	struct llist_node *next;
+
+	while ((next = READ_ONCE(n->next)) && to_ri(next)->fp == to_ri(n)->fp)
+		n = next;
+	return n;
+}
+
+/**
+ * get_kretprobe() - the kretprobe an instance was taken for
+ * @ri: an instance passed to an entry or return handler
+ *
+ * Return: the kretprobe, or NULL when it has been unregistered since the
+ * instance was taken (its handlers must not be called any more).  Call
+ * with preemption disabled, as every kretprobe handler runs.
+ */
+struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return rcu_dereference_check(ri->pool->rp, rcu_read_lock_any_held());
+}
+EXPORT_SYMBOL_GPL(get_kretprobe);
+NOKPROBE_SYMBOL(get_kretprobe);
+
+static nokprobe_inline void kretprobe_count(unsigned long *counter)
+{
+	/* Statistics, bumped on many CPUs: a lost increment is acceptable. */
+	data_race((*counter)++);
+}
+
+static unsigned long kretprobe_stat(unsigned long *counter)
+{
+	/* A racy snapshot of a counter other CPUs keep bumping. */
+	return data_race(*counter);
+}
+
+/* The pre_handler of every kretprobe's entry kprobe. */
+static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	struct llist_head *head = &current->kretprobe_instances;
+	struct kretprobe_pool *pool;
+	struct kretprobe_instance *ri;
+
+	pool = rcu_dereference_check(rp->pool, rcu_read_lock_any_held());
+	ri = pool ? kretprobe_pool_take(pool) : NULL;
+	if (!ri) {
+		/* Statistics, like the breakdown counters below. */
+		data_race(rp->nmissed++);
+		kretprobe_count(&rp->missed_empty);
+		return 0;
+	}
+
+	ri->task = current;
+	/*
+	 * A refused call is one whose return is not probed: it counts in
+	 * nmissed like the other causes, and in missed_refused so that the
+	 * breakdown tells the user's choice apart from lost events.
+	 */
+	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+		kretprobe_recycle(ri);
+		data_race(rp->nmissed++);
+		kretprobe_count(&rp->missed_refused);
+		return 0;
+	}
+
+	arch_prepare_kretprobe(ri, regs);
+	ri->llist.next = head->first;
+	/* Unwinders may walk the list right away: publish a linked node. */
+	smp_store_release(&head->first, &ri->llist);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kretprobe_entry);
+
+static void __noreturn kretprobe_lost(unsigned long ret)
+{
+	pr_err("kretprobe BUG!: %s/%d returned into the trampoline without a usable instance (return address %pS)\n",
+	       current->comm, task_pid_nr(current), (void *)ret);
+	/*
+	 * There is no address to return to: going on would jump anywhere.
+	 * Oops, so that only this task dies (or panic_on_oops/kdump act).
+	 */
+	BUG();
+}
+
+NOKPROBE_SYMBOL(kretprobe_lost);
+
+/**
+ * kretprobe_trampoline_handler() - a kretprobe'd function has returned
+ * @regs: registers at the return, as saved by the trampoline
+ * @frame_pointer: the stack slot that held the return address (ri->fp)
+ *
+ * Runs the return handlers of every instance of the returning frame,
+ * newest first, with @regs->ip already set to the real return address, and
+ * returns the instances to their pools.  Instances above the frame belong
+ * to functions that left without returning: reclaimed, no handler run.
+ *
+ * Return: the real return address, where the trampoline must jump.
+ */
+unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
+					   void *frame_pointer)
+{
+	struct llist_head *head = &current->kretprobe_instances;
+	struct llist_node *top, *first, *last, *n, *next;
+	struct kretprobe_instance *ri;
+	struct kretprobe *rp;
+	unsigned long ret;
+
+	kprobe_busy_begin();
+	top = head->first;
+	first = frame_first(top, frame_pointer);
+	if (!first)
+		kretprobe_lost(0);
+	last = frame_last(first);
+	ret = (unsigned long)to_ri(last)->ret_addr;
+	if (is_kretprobe_trampoline(ret))
+		kretprobe_lost(ret);
+	if (first != top)
+		pr_warn_once("kretprobe: reclaiming instances of functions that never returned\n");
+
+	instruction_pointer_set(regs, ret);
+	for (n = first; ; n = n->next) {
+		ri = to_ri(n);
+		rp = get_kretprobe(ri);
+		if (rp && rp->handler)
+			rp->handler(ri, regs);
+		if (n == last)
+			break;
+	}
+
+	/* Unlink first: a recycled node may be reused on another CPU at once. */
+	WRITE_ONCE(head->first, last->next);
+	for (n = top; ; n = next) {
+		next = n->next;
+		kretprobe_recycle(to_ri(n));
+		if (n == last)
+			break;
+	}
+	kprobe_busy_end();
+	return ret;
+}
+
+NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
+
+/**
+ * kretprobe_find_ret_addr() - the real return address behind a trampoline
+ * @tsk: the task whose stack is being unwound
+ * @fp: the stack slot where the unwinder found the trampoline's address
+ * @cur: the unwinder's cursor; NULL before the first call of a walk
+ *
+ * Unwinders meet frames in the order their instances were pushed, newest
+ * first, so each search resumes after the instance of the previous match
+ * (*@cur).  Within one frame the oldest instance holds the real address;
+ * *@cur is left on it so that the next call starts with the caller's frame.
+ *
+ * Return: the real return address, or 0 when no instance matches @fp.
+ */
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
+				      struct llist_node **cur)
+{
+	struct llist_node *n;
+
+	if (*cur)
+		n = READ_ONCE((*cur)->next);
+	else	/* Pairs with kretprobe_entry()'s release: a linked node. */
+		n = smp_load_acquire(&tsk->kretprobe_instances.first);
+	n = frame_first(n, fp);
+	if (!n)
+		return 0;
+	*cur = frame_last(n);
+	return (unsigned long)to_ri(*cur)->ret_addr;
+}
+EXPORT_SYMBOL_GPL(kretprobe_find_ret_addr);
+NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
+
+/**
+ * kprobe_flush_task() - reclaim the instances a dead task left behind
+ * @tk: a task being freed (not current)
+ *
+ * A task that died inside a kretprobe'd function never went through the
+ * trampoline; its instances are still on its list.  No handler runs.
+ */
+void kprobe_flush_task(struct task_struct *tk)
+{
+	struct llist_node *n, *next;
+
+	/* Called for every task freed: skip the atomic when there is nothing. */
+	if (llist_empty(&tk->kretprobe_instances))
+		return;
+	for (n = llist_del_all(&tk->kretprobe_instances); n; n = next) {
+		next = n->next;
+		kretprobe_recycle(to_ri(n));
+	}
+}
+
+NOKPROBE_SYMBOL(kprobe_flush_task);
+
+/*
+ * Functions a return probe must stay away from: they never return to their
+ * caller (the instance would only come back at task exit and the handler
+ * never run), or they return on another task's stack.  Names absent from
+ * this kernel (other architectures' wrappers) simply never match.
+ */
+static const char * const kretprobe_refused[] = {
+	"do_exit", "make_task_dead", "do_group_exit", "do_task_dead",
+	"kthread_exit", "kthread_complete_and_exit",
+	"__x64_sys_exit", "__x64_sys_exit_group",
+	"__ia32_sys_exit", "__ia32_sys_exit_group",
+	"rewind_stack_and_make_dead", "ret_from_fork_asm",
+	"__switch_to_asm", "__switch_to",
+};
+
+/* Does @rp target one of the refused functions? */
+static bool kretprobe_refused_target(struct kretprobe *rp)
+{
+	unsigned long addr, size, off;
+	unsigned int i;
+
+	if (rp->kp.symbol_name)
+		addr = kallsyms_lookup_name(rp->kp.symbol_name);
+	else
+		addr = (unsigned long)rp->kp.addr;
+	if (!addr || !kallsyms_lookup_size_offset(addr + rp->kp.offset, &size, &off))
+		return false;
+	addr += rp->kp.offset - off;
+
+	for (i = 0; i < ARRAY_SIZE(kretprobe_refused); i++)
+		if (kallsyms_lookup_name(kretprobe_refused[i]) == addr)
+			return true;
+	return false;
+}
+
+static int kretprobe_check(struct kretprobe *rp)
+{
+	int ret;
+
+	ret = kprobe_on_func_entry(rp->kp.addr, rp->kp.symbol_name,
+				   rp->kp.offset);
+	if (ret)
+		return ret;
+	if (kretprobe_refused_target(rp)) {
+		kprobe_refuse(&rp->kp, "the function does not return to its caller");
+		return -EINVAL;
+	}
+	if (rp->maxactive > KRETPROBE_MAX_ACTIVE ||
+	    rp->data_size > KRETPROBE_MAX_DATA_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/**
+ * register_kretprobe() - probe the return of a function
+ * @rp: the kretprobe; @rp->kp.addr or @rp->kp.symbol_name (+ offset) must
+ *	name the entry of a function
+ *
+ * Preallocates @rp->maxactive instances (a default when <= 0, written
+ * back), each with @rp->data_size bytes of private data, and registers the
+ * entry probe.  @rp->handler and @rp->entry_handler may each be NULL.
+ * Fields owned by the core must be zero on the first registration.
+ *
+ * Context: process context; takes kprobe_mutex.
+ * Return: 0, -EINVAL (not a function entry, refused function, already
+ * registered), -E2BIG (@maxactive or @data_size too large), -ENOMEM, or
+ * an error of the entry probe's registration.
+ */
+int register_kretprobe(struct kretprobe *rp)
+{
+	struct kretprobe_pool *pool;
+	int ret;
+
+	ret = kretprobe_check(rp);
+	if (ret)
+		return ret;
+	if (rp->maxactive <= 0)
+		rp->maxactive = max_t(int, 10, 2 * num_possible_cpus());
+
+	pool = kretprobe_pool_create(rp);
+	if (!pool)
+		return -ENOMEM;
+
+	mutex_lock(&kprobe_mutex);
+	if (rcu_access_pointer(rp->pool)) {
+		ret = -EINVAL;
+		goto unlock;
+	}
+	rp->nmissed = 0;
+	rp->missed_empty = 0;
+	rp->missed_refused = 0;
+	rp->kp.pre_handler = kretprobe_entry;
+	rp->kp.post_handler = NULL;
+	rcu_assign_pointer(rp->pool, pool);
+	ret = __register_kprobe_locked(&rp->kp);
+	if (ret)
+		RCU_INIT_POINTER(rp->pool, NULL);
+unlock:
+	mutex_unlock(&kprobe_mutex);
+	if (ret)
+		kretprobe_pool_put(pool);	/* never armed: nothing in flight */
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kretprobe);
+
+/**
+ * register_kretprobes() - register an array of kretprobes
+ * @rps: the kretprobes
+ * @num: how many
+ *
+ * All or nothing: on the first failure the ones already registered are
+ * unregistered again.
+ *
+ * Return: 0, -EINVAL when @num <= 0, or the first registration's error.
+ */
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	int done, ret = -EINVAL;
+
+	for (done = 0; done < num; done++) {
+		ret = register_kretprobe(rps[done]);
+		if (ret) {
+			unregister_kretprobes(rps, done);
+			break;
+		}
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kretprobes);
+
+/*
+ * The last step of unregistering @rp: its entry probe is detached and a
+ * grace period has passed since its pool was orphaned.  Drop the
+ * registration's reference; instances still in flight keep the pool alive.
+ */
+void kretprobe_unregister_tail(struct kretprobe *rp)
+{
+	struct kretprobe_pool *pool;
+
+	mutex_lock(&kprobe_mutex);
+	pool = rcu_replace_pointer(rp->pool, NULL,
+				   lockdep_is_held(&kprobe_mutex));
+	mutex_unlock(&kprobe_mutex);
+	if (pool)
+		kretprobe_pool_put(pool);
+}
+
+/**
+ * unregister_kretprobes() - unregister an array of kretprobes
+ * @rps: the kretprobes; those not registered are skipped
+ * @num: how many
+ *
+ * Waits for one RCU grace period for the whole array.  When it returns, no
+ * handler of any of them runs or will run, even for calls still in flight.
+ *
+ * Context: process context; takes kprobe_mutex; sleeps.
+ */
+void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+	struct kretprobe_pool *pool;
+	LIST_HEAD(reap);
+	int i;
+
+	if (num <= 0)
+		return;
+
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < num; i++) {
+		if (kprobe_detach_locked(&rps[i]->kp, &reap))
+			continue;
+		/* From here on, returns in flight no longer reach the handlers. */
+		pool = rcu_dereference_protected(rps[i]->pool,
+						 lockdep_is_held(&kprobe_mutex));
+		if (pool)
+			RCU_INIT_POINTER(pool->rp, NULL);
+	}
+	mutex_unlock(&kprobe_mutex);
+
+	/*
+	 * No entry handler of a detached probe runs after this, and no
+	 * trampoline handler that read a back-pointer before it was cleared.
+	 */
+	synchronize_rcu();
+	kprobe_reap(&reap);
+
+	for (i = 0; i < num; i++) {
+		/* Still listed: detached above (else it was skipped). */
+		if (!kprobe_listed(&rps[i]->kp))
+			continue;
+		kprobe_detach_done(&rps[i]->kp);
+		kretprobe_unregister_tail(rps[i]);
+	}
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobes);
+
+/**
+ * unregister_kretprobe() - unregister one kretprobe
+ * @rp: the kretprobe
+ *
+ * See unregister_kretprobes().
+ */
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobe);
+
+/* Is @p the entry probe of a kretprobe? */
+bool kprobe_is_kretprobe(struct kprobe *p)
+{
+	return p->pre_handler == kretprobe_entry;
+}
+
+/*
+ * Append the breakdown of a kretprobe's misses to its debugfs line (no
+ * newline).  Recursion misses are those of the entry probe, counted by the
+ * core when it hit while another handler ran on the CPU.
+ */
+void kretprobe_show_extra(struct seq_file *m, struct kprobe *p)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+
+	seq_printf(m, "  missed: empty=%lu recursion=%lu refused=%lu",
+		   kretprobe_stat(&rp->missed_empty), kretprobe_stat(&p->nmissed),
+		   kretprobe_stat(&rp->missed_refused));
+}

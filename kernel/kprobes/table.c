@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe sites: the address table the trap path searches, and the
+ * dispatchers that run every member of a site.
+ *
+ * The table is an open-addressing array of site pointers, indexed by a hash
+ * of the probed address and searched by linear probing.  A removed entry
+ * becomes a tombstone so that searches keep walking past it.  When live
+ * entries plus tombstones pass half of the array, or live entries drop
+ * below an eighth of it, the array is rebuilt at four times the live count
+ * and the new one is published with rcu_assign_pointer(); the old one is
+ * freed after a grace period.  So the lookup on the breakpoint path is a
+ * few loads, takes no lock and never allocates, and there is always an
+ * empty bucket to stop it.
+ *
+ * Writers (insert, remove, rebuild) hold kprobe_mutex.
+ */
+/* First: it defines pr_fmt. */
+#include "internal.h"
+
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#define KPROBE_TABLE_MIN_ORDER	6
+
+/* A removed entry: searches continue past it, inserts may reuse it. */
+#define KPROBE_TOMBSTONE	((struct kprobe_site *)1UL)
+
+/**
+ * struct kprobe_table - one generation of the address table
+ * @order: log2 of the number of buckets; constant
+ * @live: sites in the table; kprobe_mutex
+ * @used: buckets that are not empty (sites and tombstones); kprobe_mutex
+ * @rcu: deferred free once a newer table is published
+ * @bucket: site pointers, NULL (empty) or KPROBE_TOMBSTONE; readers use
+ *	RCU, writers hold kprobe_mutex
+ */
+struct kprobe_table {
+	unsigned int order;
+	unsigned int live;
+	unsigned int used;
+	struct rcu_head rcu;
+	struct kprobe_site __rcu *bucket[];
+};
+
+static struct kprobe_table __rcu *kprobe_table;
+
+HLIST_HEAD(kprobe_all_sites);
+
+/* The trap path is an RCU reader of its own (interrupts are off). */
+#define kprobe_table_deref(p)						\
+	rcu_dereference_check(p, rcu_read_lock_any_held() ||		\
+			      lockdep_is_held(&kprobe_mutex))
+
+static struct kprobe_table *kprobe_table_locked(void)
+{
+	return rcu_dereference_protected(kprobe_table,
+					 lockdep_is_held(&kprobe_mutex));
+}
+
+/*
+ * Legal state changes, one bit per target state.  A site is NEW until it
+ * is in the table, moves between DISARMED and ARMED while members come and
+ * go, and ends DEAD, possibly after being GONE with its text.
+ */
+static const u8 kprobe_site_next[] = {
+	[KPROBE_SITE_NEW]	= BIT(KPROBE_SITE_DISARMED) | BIT(KPROBE_SITE_DEAD),
+	[KPROBE_SITE_DISARMED]	= BIT(KPROBE_SITE_ARMED) | BIT(KPROBE_SITE_GONE) |
+				  BIT(KPROBE_SITE_DEAD),
+	[KPROBE_SITE_ARMED]	= BIT(KPROBE_SITE_DISARMED) | BIT(KPROBE_SITE_GONE),
+	[KPROBE_SITE_GONE]	= BIT(KPROBE_SITE_DEAD),
+	[KPROBE_SITE_DEAD]	= 0,
+};
+
+/*
+ * The only place a site changes state.  An illegal change is a core bug;
+ * it is reported but still recorded, because the caller has already done
+ * to the text what the new state describes.
+ */
+void kprobe_site_set_state(struct kprobe_site *site,
+			   enum kprobe_site_state state)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	WARN_ONCE(!(kprobe_site_next[site->state] & BIT(state)),
+		  "kprobe site %pS: illegal state change %d -> %d\n",
+		  site->kp.addr, site->state, state);
+	site->state = state;
+}
+
+/* Run the pre handler of every enabled member; stop at the first veto. */
+static int kprobe_site_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kprobe_site *site = kprobe_to_site(kp);
+	struct kprobe *m;
+
+	list_for_each_entry_rcu(m, &site->members, list) {
+		if (READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE))
+			continue;
+		if (m->pre_handler && m->pre_handler(m, regs))
+			return 1;
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kprobe_site_pre);
+
+static void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
+			     unsigned long flags)
+{
+	struct kprobe_site *site = kprobe_to_site(kp);
+	struct kprobe *m;
+
+	list_for_each_entry_rcu(m, &site->members, list) {
+		if (READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE))
+			continue;
+		if (m->post_handler)
+			m->post_handler(m, regs, flags);
+	}
+}
+
+NOKPROBE_SYMBOL(kprobe_site_post);
+
+/**
+ * kprobes_inc_nmissed_count() - count a hit whose handlers were skipped
+ * @p: the probe that hit, as the architecture saw it (a site's kprobe)
+ *
+ * Every member of the site missed the hit, so each member's count grows.
+ */
+void kprobes_inc_nmissed_count(struct kprobe *p)
+{
+	struct kprobe *m;
+
+	if (p->pre_handler != kprobe_site_pre) {
+		p->nmissed++;
+		return;
+	}
+	list_for_each_entry_rcu(m, &kprobe_to_site(p)->members, list)
+		m->nmissed++;
+}
+
+NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
+
+/* Recompute the member counts and whether the site needs a post handler. */
+void kprobe_site_recount(struct kprobe_site *site)
+{
+	unsigned int enabled = 0, post = 0;
+	struct kprobe *m;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(m, &site->members, list) {
+		if (kprobe_disabled(m))
+			continue;
+		enabled++;
+		if (m->post_handler)
+			post++;
+	}
+	site->nr_enabled = enabled;
+	site->nr_post = post;
+	/*
+	 * Read by the architecture on the first trap to decide whether to
+	 * come back for a post handler at all.
+	 */
+	WRITE_ONCE(site->kp.post_handler, post ? kprobe_site_post : NULL);
+}
+
+struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr)
+{
+	struct kprobe_site *site = kzalloc(sizeof(*site), GFP_KERNEL);
+
+	if (!site)
+		return NULL;
+	site->kp.addr = addr;
+	site->kp.pre_handler = kprobe_site_pre;
+	INIT_HLIST_NODE(&site->kp.hlist);
+	/* A site's own kp.list links it on a reap list when it dies. */
+	INIT_LIST_HEAD(&site->kp.list);
+	INIT_LIST_HEAD(&site->members);
+	site->state = KPROBE_SITE_NEW;
+	return site;
+}
+
+/* Free a prepared site; no CPU may still see it (after a grace period). */
+void kprobe_site_free(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	arch_remove_kprobe(&site->kp);
+	kfree(site);
+}
+
+/**
+ * kprobe_site_find() - the site probing @addr
+ * @addr: a probed address
+ *
+ * Context: an RCU reader (the trap path is one) or kprobe_mutex held.
+ * Return: the site, or NULL.
+ */
+struct kprobe_site *kprobe_site_find(unsigned long addr)
+{
+	struct kprobe_table *t = kprobe_table_deref(kprobe_table);
+	struct kprobe_site *site;
+	unsigned long i, mask;
+
+	if (!t)
+		return NULL;
+	mask = (1UL << t->order) - 1;
+	for (i = hash_long(addr, t->order); ; i = (i + 1) & mask) {
+		/* Pairs with rcu_assign_pointer() in kprobe_table_place(). */
+		site = kprobe_table_deref(t->bucket[i]);
+		if (!site)
+			return NULL;
+		if (site != KPROBE_TOMBSTONE &&
+		    (unsigned long)site->kp.addr == addr)
+			return site;
+	}
+}
+
+NOKPROBE_SYMBOL(kprobe_site_find);
+
+/**
+ * get_kprobe() - the kprobe the architecture sees at @addr
+ * @addr: a probed address
+ *
+ * Context: an RCU reader (the trap path is one) or kprobe_mutex held.
+ * Return: the site's kprobe (its handlers dispatch to every member), or
+ * NULL when nothing probes @addr.
+ */
+struct kprobe *get_kprobe(void *addr)
+{
+	struct kprobe_site *site = kprobe_site_find((unsigned long)addr);
+
+	return site ? &site->kp : NULL;
+}
+
+NOKPROBE_SYMBOL(get_kprobe);
+
+static bool kprobe_site_has_member(struct kprobe_site *site, struct kprobe *p)
+{
+	struct kprobe *m;
+
+	list_for_each_entry(m, &site->members, list)
+		if (m == p)
+			return true;
+	return false;
+}
+
+/* The site @p is a member of, or NULL if @p is not registered. */
+struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
+{
+	struct kprobe_site *site;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!kprobe_listed(p))
+		return NULL;
+	site = kprobe_site_find((unsigned long)p->addr);
+	if (site && kprobe_site_has_member(site, p))
+		return site;
+	/* A GONE site is out of the table but still on the list. */
+	if (!kprobe_gone(p))
+		return NULL;
+	for_each_kprobe_site(site) {
+		if (site->state == KPROBE_SITE_GONE && site->kp.addr == p->addr &&
+		    kprobe_site_has_member(site, p))
+			return site;
+	}
+	return NULL;
+}
+
+/* Put @site in the first free bucket of its chain. */
+static void kprobe_table_place(struct kprobe_table *t, struct kprobe_site *site)
+{
+	unsigned long i, mask = (1UL << t->order) - 1;
+	struct kprobe_site *cur;
+
+	i = hash_long((unsigned long)site->kp.addr, t->order);
+	for (;;) {
+		cur = rcu_dereference_protected(t->bucket[i],
+						lockdep_is_held(&kprobe_mutex));
+		if (!cur || cur == KPROBE_TOMBSTONE)
+			break;
+		i = (i + 1) & mask;
+	}
+	if (!cur)
+		t->used++;
+	t->live++;
+	/*
+	 * Publish an initialised site; pairs with the rcu_dereference() of
+	 * the bucket in kprobe_site_find().
+	 */
+	rcu_assign_pointer(t->bucket[i], site);
+}
+
+/*
+ * Replace the table by one sized for @live sites (a quarter full), holding
+ * the same sites and no tombstones.
+ */
+static int kprobe_table_rebuild(unsigned int live)
+{
+	struct kprobe_table *old = kprobe_table_locked(), *t;
+	unsigned int order, i;
+	struct kprobe_site *site;
+
+	order = max_t(unsigned int, order_base_2(4 * (live + 1)),
+		      KPROBE_TABLE_MIN_ORDER);
+	t = kvzalloc(struct_size(t, bucket, 1UL << order), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->order = order;
+	for (i = 0; old && i < (1U << old->order); i++) {
+		site = rcu_dereference_protected(old->bucket[i],
+						 lockdep_is_held(&kprobe_mutex));
+		if (site && site != KPROBE_TOMBSTONE)
+			kprobe_table_place(t, site);
+	}
+	/*
+	 * Pairs with the rcu_dereference() of kprobe_table in
+	 * kprobe_site_find(): a reader sees the filled buckets.  Readers still
+	 * on the old table are covered by the grace period before it is freed.
+	 * A site inserted after this is only in the new table; it is armed
+	 * later, and the text poke that arms it orders the publication before
+	 * any CPU can hit it.
+	 */
+	rcu_assign_pointer(kprobe_table, t);
+	if (old)
+		kvfree_rcu(old, rcu);
+	return 0;
+}
+
+/* Make @site findable by the trap path; kprobe_mutex held. */
+int kprobe_table_insert(struct kprobe_site *site)
+{
+	struct kprobe_table *t = kprobe_table_locked();
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!t || 2 * (t->used + 1) > (1U << t->order)) {
+		ret = kprobe_table_rebuild(t ? t->live + 1 : 1);
+		if (ret)
+			return ret;
+		t = kprobe_table_locked();
+	}
+	kprobe_table_place(t, site);
+	kprobe_site_set_state(site, KPROBE_SITE_DISARMED);
+	return 0;
+}
+
+/*
+ * Take @site out of the table; kprobe_mutex held.  Readers that found it
+ * already may keep using it until the next grace period.
+ */
+void kprobe_table_remove(struct kprobe_site *site)
+{
+	struct kprobe_table *t = kprobe_table_locked();
+	unsigned long i, mask;
+
+	lockdep_assert_held(&kprobe_mutex);
+	mask = (1UL << t->order) - 1;
+	for (i = hash_long((unsigned long)site->kp.addr, t->order);
+	     rcu_access_pointer(t->bucket[i]) != site; i = (i + 1) & mask) {
+		if (WARN_ON_ONCE(!rcu_access_pointer(t->bucket[i])))
+			return;
+	}
+	/* A constant: readers either still see the site or skip the mark. */
+	RCU_INIT_POINTER(t->bucket[i], KPROBE_TOMBSTONE);
+	t->live--;
+	/* Shrinking is optional; on failure the tombstone simply stays. */
+	if (t->order > KPROBE_TABLE_MIN_ORDER && 8 * t->live < (1U << t->order))
+		kprobe_table_rebuild(t->live);
+}
+
+int __init kprobe_table_init(void)
+{
+	int ret;
+
+	mutex_lock(&kprobe_mutex);
+	ret = kprobe_table_locked() ? 0 : kprobe_table_rebuild(0);
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+
+/**
+ * kprobe_copy_original_text() - read text as it was before any probe
+ * @dst: buffer of @len bytes
+ * @addr: kernel text address
+ * @len: bytes to copy
+ *
+ * Every armed breakpoint inside the range is replaced by the original
+ * bytes its site saved, so the instruction decoder sees the real code.
+ * Sites armed through ftrace left the text to ftrace and are not undone.
+ *
+ * Context: kprobe_mutex held, so that no site is armed meanwhile.
+ * Return: 0, or -EFAULT if the text cannot be read.
+ */
+int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len)
+{
+	struct kprobe_site *site;
+	size_t i;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (copy_from_kernel_nofault(dst, (void *)addr, len))
+		return -EFAULT;
+	for (i = 0; i < len; i++) {
+		site = kprobe_site_find(addr + i);
+		if (site && site->state == KPROBE_SITE_ARMED &&
+		    !kprobe_ftrace(&site->kp))
+			memcpy(dst + i, &site->kp.opcode,
+			       min(sizeof(site->kp.opcode), len - i));
+	}
+	return 0;
+}

@@ -48,6 +48,9 @@ struct kretprobe_instance;
  * Return 0 to let the probed instruction run (then the post handler, if
  * any, is called).  Return non-zero after changing regs->ip to resume
  * somewhere else: the probed instruction and the post handler are skipped.
+ * A probe without post handlers may be jump-optimized (CONFIG_OPTPROBES),
+ * and then a changed regs->ip is ignored; see "Jump optimization" in
+ * Documentation/trace/kprobes.rst.
  */
 typedef int (*kprobe_pre_handler_t)(struct kprobe *p, struct pt_regs *regs);
 

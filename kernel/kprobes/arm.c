@@ -13,11 +13,43 @@
  * Lock sequence for a text write: kprobe_mutex, then text_mutex around
  * arch_arm_kprobe()/arch_disarm_kprobe().  Sites on an ftrace call site go
  * through ftrace.c instead and take ftrace's own locks.
+ *
+ * Each int3 write is followed by a synchronisation of all CPUs.  Callers
+ * that change many sites at once (register_kprobes(), unregister_kprobes(),
+ * debugfs "enabled") open a batch: the site states change as usual, the
+ * writes wait in a queue and go out together, one synchronisation for the
+ * lot (internal.h describes the rules).
  */
 /* First: it defines pr_fmt. */
 #include "internal.h"
 
 #include <linux/memory.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+
+/* Queue size limit; a longer batch just writes every this many sites. */
+#define KPROBE_BATCH_MAX	4096U
+
+/**
+ * struct kprobe_batch - text writes waiting for the end of a batch
+ * @nr: queued writes in @kps
+ * @max: room in @kps and in @retired
+ * @arming: the queued writes put int3s in (else they take them out)
+ * @nr_retired: sites in @retired
+ * @retired: sites to take out of the table once the writes are done
+ * @kps: the site kprobes to write
+ */
+struct kprobe_batch {
+	unsigned int nr;
+	unsigned int max;
+	bool arming;
+	unsigned int nr_retired;
+	struct kprobe_site **retired;
+	struct kprobe *kps[];
+};
+
+/* The open batch, or NULL; kprobe_mutex. */
+static struct kprobe_batch *kprobe_open_batch;
 
 bool kprobe_ftrace_killed;
 
@@ -33,6 +65,122 @@ void kprobe_ftrace_kill(void)
 	WRITE_ONCE(kprobe_ftrace_killed, true);
 }
 
+/*
+ * Architecture defaults: one write (and one synchronisation) per site.
+ * Callers hold kprobe_mutex and text_mutex.
+ */
+void __weak arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		arch_arm_kprobe(kps[i]);
+}
+
+void __weak arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		arch_disarm_kprobe(kps[i]);
+}
+
+bool __weak arch_kprobe_boostable(struct kprobe *p)
+{
+	return false;
+}
+
+/* Do the queued writes, then the table removals that waited for them. */
+static void kprobe_batch_write(struct kprobe_batch *b)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (b->nr) {
+		mutex_lock(&text_mutex);
+		if (b->arming)
+			arch_arm_kprobes_batch(b->kps, b->nr);
+		else
+			arch_disarm_kprobes_batch(b->kps, b->nr);
+		mutex_unlock(&text_mutex);
+		b->nr = 0;
+	}
+	for (i = 0; i < b->nr_retired; i++)
+		kprobe_table_remove(b->retired[i]);
+	b->nr_retired = 0;
+}
+
+/* Queue the write of @site's first byte; false: write it now instead. */
+static bool kprobe_batch_queue(struct kprobe_site *site, bool arming)
+{
+	struct kprobe_batch *b = kprobe_open_batch;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!b)
+		return false;
+	/* One way at a time, so the text sees the steps in their order. */
+	if (b->nr && (b->arming != arming || b->nr == b->max))
+		kprobe_batch_write(b);
+	b->arming = arming;
+	b->kps[b->nr++] = &site->kp;
+	return true;
+}
+
+struct kprobe_batch *kprobe_batch_begin(unsigned int max)
+{
+	struct kprobe_batch *b;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (WARN_ON_ONCE(kprobe_open_batch) || !max)
+		return NULL;
+	max = min(max, KPROBE_BATCH_MAX);
+	/* @kps, then @retired, in one allocation. */
+	b = kvzalloc(struct_size(b, kps, 2 * (size_t)max), GFP_KERNEL);
+	if (!b)
+		return NULL;
+	b->max = max;
+	b->retired = (struct kprobe_site **)&b->kps[max];
+	kprobe_open_batch = b;
+	return b;
+}
+
+void kprobe_batch_flush(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	if (kprobe_open_batch)
+		kprobe_batch_write(kprobe_open_batch);
+}
+
+void kprobe_batch_end(struct kprobe_batch *batch)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	if (!batch)
+		return;
+	kprobe_batch_write(batch);
+	kprobe_open_batch = NULL;
+	kvfree(batch);
+}
+
+void kprobe_site_retire(struct kprobe_site *site)
+{
+	struct kprobe_batch *b = kprobe_open_batch;
+
+	lockdep_assert_held(&kprobe_mutex);
+	/*
+	 * While its int3 may still be in the text, the site must stay
+	 * findable: a CPU that hits the int3 and finds no site leaves the
+	 * int3 to someone else, which would be fatal here.
+	 */
+	if (b && b->nr && b->nr_retired < b->max) {
+		b->retired[b->nr_retired++] = site;
+		return;
+	}
+	/* No room left: write what is queued, then remove at once. */
+	if (b && b->nr)
+		kprobe_batch_write(b);
+	kprobe_table_remove(site);
+}
+
 int kprobe_site_arm(struct kprobe_site *site)
 {
 	int ret;
@@ -44,7 +192,7 @@ int kprobe_site_arm(struct kprobe_site *site)
 		ret = kprobe_ftrace_arm(site);
 		if (ret)
 			return ret;
-	} else {
+	} else if (!kprobe_batch_queue(site, true)) {
 		mutex_lock(&text_mutex);
 		arch_arm_kprobe(&site->kp);
 		mutex_unlock(&text_mutex);
@@ -56,9 +204,11 @@ int kprobe_site_arm(struct kprobe_site *site)
 void kprobe_site_disarm(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
+	/* A jump over the int3 goes first, and synchronously. */
+	kprobe_opt_stop(site);
 	if (kprobe_ftrace(&site->kp)) {
 		kprobe_ftrace_disarm(site);
-	} else {
+	} else if (!kprobe_batch_queue(site, false)) {
 		mutex_lock(&text_mutex);
 		arch_disarm_kprobe(&site->kp);
 		mutex_unlock(&text_mutex);
@@ -81,17 +231,22 @@ int kprobe_site_sync(struct kprobe_site *site)
 /* Flip the global switch and bring every site in line with it. */
 static int kprobes_set_all_armed(bool armed)
 {
+	unsigned int failed = 0, nr = 0;
 	struct kprobe_site *site;
-	unsigned int failed = 0;
+	struct kprobe_batch *batch;
 	int ret, first = 0;
 
 	mutex_lock(&kprobe_mutex);
 	WRITE_ONCE(kprobes_all_armed, armed);
+	for_each_kprobe_site(site)
+		nr++;
+	batch = kprobe_batch_begin(nr);
 	for_each_kprobe_site(site) {
 		ret = kprobe_site_sync(site);
 		if (ret && !failed++)
 			first = ret;
 	}
+	kprobe_batch_end(batch);
 	mutex_unlock(&kprobe_mutex);
 	if (failed)
 		pr_warn("%u probe sites could not be armed (first error %d)\n",

@@ -105,12 +105,16 @@ NOKPROBE_SYMBOL(dump_kprobe);
 /**
  * wait_for_kprobe_optimizer() - wait until queued (un)optimizations ran
  *
- * There is no optimizer yet, so nothing is ever queued: this returns at
- * once.  Callers use it before freeing anything an optimized probe could
- * reference.
+ * Jump optimization is deferred (see optimizer.c).  When this returns,
+ * every probe that can be optimized is, and the detours of dead probes
+ * are freed.  Unoptimization never waits: it is done by the time the
+ * call that caused it returns.
+ *
+ * Context: process context, not under kprobe_mutex; sleeps.
  */
 void wait_for_kprobe_optimizer(void)
 {
+	kprobe_opt_wait();
 }
 
 /* A new site at @t, in the table and on the list, without members. */
@@ -190,6 +194,8 @@ int __register_kprobe_locked(struct kprobe *p)
 
 	site = kprobe_site_find((unsigned long)t.addr);
 	if (!site) {
+		/* Before the text there is read: it may be under a jump. */
+		kprobe_opt_make_room((unsigned long)t.addr);
 		ret = kprobe_check_addr(p, &t);
 		if (ret)
 			return ret;
@@ -208,6 +214,8 @@ int __register_kprobe_locked(struct kprobe *p)
 	if (ret) {
 		/* A rare path: wait for a grace period with the mutex held. */
 		kprobe_detach_locked(p, &reap);
+		/* Inside register_kprobes(): the site must be out of the table. */
+		kprobe_batch_flush();
 		synchronize_rcu();
 		kprobe_reap_locked(&reap);
 		kprobe_detach_done(p);
@@ -251,22 +259,28 @@ EXPORT_SYMBOL_GPL(register_kprobe);
  * @num: how many
  *
  * All or nothing: when one fails, the ones before it are unregistered.
+ * The breakpoints of the whole array are written together, with one
+ * synchronisation of the CPUs instead of one per probe, so none of the
+ * probes fires before the whole array has been gone through.
  *
  * Context: process context; takes kprobe_mutex.
  * Return: 0, -EINVAL if @num <= 0, or the error of the failing kprobe.
  */
 int register_kprobes(struct kprobe **kps, int num)
 {
+	struct kprobe_batch *batch;
 	int i, ret = 0;
 
 	if (num <= 0)
 		return -EINVAL;
 	mutex_lock(&kprobe_mutex);
+	batch = kprobe_batch_begin(num);
 	for (i = 0; i < num; i++) {
 		ret = __register_kprobe_locked(kps[i]);
 		if (ret)
 			break;
 	}
+	kprobe_batch_end(batch);
 	mutex_unlock(&kprobe_mutex);
 	if (ret)
 		__unregister_kprobes_many(kps, i);
@@ -292,7 +306,7 @@ int kprobe_detach_locked(struct kprobe *p, struct list_head *reap)
 	if (site->state == KPROBE_SITE_ARMED)
 		kprobe_site_disarm(site);
 	if (site->state == KPROBE_SITE_DISARMED)
-		kprobe_table_remove(site);
+		kprobe_site_retire(site);
 	hlist_del_rcu(&site->kp.hlist);
 	kprobe_site_set_state(site, KPROBE_SITE_DEAD);
 	list_add_tail(&site->kp.list, reap);
@@ -319,17 +333,21 @@ void kprobe_detach_done(struct kprobe *p)
 
 void __unregister_kprobes_many(struct kprobe **kps, int num)
 {
+	struct kprobe_batch *batch;
 	LIST_HEAD(reap);
 	int i;
 
 	if (num <= 0)
 		return;
 	mutex_lock(&kprobe_mutex);
+	/* All the breakpoints go out with one synchronisation of the CPUs. */
+	batch = kprobe_batch_begin(num);
 	for (i = 0; i < num; i++) {
 		/* A stranger is not ours to touch beyond marking it unusable. */
 		if (kprobe_detach_locked(kps[i], &reap))
 			kps[i]->addr = NULL;
 	}
+	kprobe_batch_end(batch);
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
 	kprobe_reap(&reap);

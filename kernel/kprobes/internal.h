@@ -16,6 +16,8 @@
  *   ftrace.c     sites armed through ftrace instead of an int3
  *   kretprobe.c  return probes: instance pools and the trampoline handler
  *   debugfs.c    /sys/kernel/debug/kprobes/{list,enabled,blacklist}
+ *   optimizer.c  jump optimization: which sites get a jump, and when
+ *   sysctl.c     /proc/sys/debug/kprobes-optimization
  *
  * Sites and members
  * -----------------
@@ -47,7 +49,8 @@
  *
  * Lock order (outermost first)
  * ----------------------------
- *   kprobe_mutex            every registration change, site state, counts
+ *   kprobe_mutex            every registration change, site state, counts,
+ *                           the optimizer's lists (optimizer.c)
  *     cpus_read_lock()      (optimizer, ftrace registration)
  *       jump_label_lock()   reserved-text checks while preparing a site
  *         text_mutex        any write to kernel text (arch_arm/disarm)
@@ -126,6 +129,8 @@ enum kprobe_site_state {
  * @nr_enabled: members not disabled; kprobe_mutex
  * @nr_post: enabled members with a post_handler; kprobe_mutex
  * @mod: module owning the text, or NULL for core kernel text
+ * @opt: jump optimization (optimizer.c), NULL until the site was first a
+ *	candidate; set under kprobe_mutex, read by the trap path
  * @rcu: deferred free
  */
 struct kprobe_site {
@@ -135,6 +140,7 @@ struct kprobe_site {
 	unsigned int nr_enabled;
 	unsigned int nr_post;
 	struct module *mod;
+	struct kprobe_opt *opt;
 	struct rcu_head rcu;
 };
 
@@ -192,6 +198,30 @@ void kprobe_site_kill(struct kprobe_site *site);
 /* Set by kprobe_ftrace_kill(); no site is armed through ftrace after it. */
 extern bool kprobe_ftrace_killed;
 
+/*
+ * Batched text writes.  Between kprobe_batch_begin() and kprobe_batch_end(),
+ * inside one hold of kprobe_mutex, kprobe_site_arm()/kprobe_site_disarm()
+ * of int3 sites change the site's state at once but only queue the text
+ * write; kprobe_site_retire() of a site whose write is queued waits for it
+ * too.  kprobe_batch_end() (or kprobe_batch_flush(), which keeps the batch
+ * open) does the queued writes with one cross-CPU synchronisation for the
+ * lot, then takes the retired sites out of the table.  Queued writes are
+ * one way at a time: a disarm while arms are queued (or the reverse)
+ * flushes first, so the text always goes through the same steps as
+ * without batching.  @max is a size hint.  kprobe_batch_begin() returns
+ * NULL if it cannot open a batch (no memory, or one is open already);
+ * writes are then done at once, as outside a batch, and
+ * kprobe_batch_end(NULL) does nothing.
+ * Until a retired site is out of the table, no registration may look it
+ * up: flush before anything but more detaching.
+ */
+struct kprobe_batch;
+struct kprobe_batch *kprobe_batch_begin(unsigned int max);
+void kprobe_batch_flush(void);
+void kprobe_batch_end(struct kprobe_batch *batch);
+/* Take a DISARMED site that lost its last member out of the table. */
+void kprobe_site_retire(struct kprobe_site *site);
+
 /* ---- address.c ---- */
 
 /**
@@ -244,6 +274,9 @@ extern unsigned long __stop_kprobe_blacklist[];
 
 kprobe_opcode_t *kprobe_slot_alloc(void);
 void kprobe_slot_free(kprobe_opcode_t *slot);
+/* Detour buffers of optimized probes: KPROBE_OPTSLOT_BYTES each. */
+kprobe_opcode_t *kprobe_optslot_alloc(void);
+void kprobe_optslot_free(kprobe_opcode_t *slot);
 
 /* ---- module.c (CONFIG_MODULES only) ---- */
 
@@ -306,6 +339,92 @@ static inline void kretprobe_show_extra(struct seq_file *m, struct kprobe *p)
 }
 #endif
 
+/* ---- optimizer.c (CONFIG_OPTPROBES only) ---- */
+
+/**
+ * enum kprobe_opt_state - how far a site is on its way to a jump
+ * @KPROBE_OPT_IDLE: nothing pending; the site is a plain int3 probe
+ * @KPROBE_OPT_QUEUED: on the optimizer's queue, to be looked at
+ * @KPROBE_OPT_WAITING: detour built and handed to the int3 path; the
+ *	optimizer waits until no task can be inside the region any more
+ * @KPROBE_OPT_OPTIMIZED: the jump to the detour is in the text
+ * @KPROBE_OPT_REFUSED: the architecture cannot optimize the site (final)
+ */
+enum kprobe_opt_state {
+	KPROBE_OPT_IDLE,
+	KPROBE_OPT_QUEUED,
+	KPROBE_OPT_WAITING,
+	KPROBE_OPT_OPTIMIZED,
+	KPROBE_OPT_REFUSED,
+};
+
+/**
+ * struct kprobe_opt - jump optimization of one probe site
+ * @site: the site; NULL once it is dead (its detour then runs no handler)
+ * @list: on one of the optimizer's lists; kprobe_mutex
+ * @state: enum kprobe_opt_state; kprobe_mutex
+ * @resume: where an int3 hit goes instead of stepping the probed
+ *	instruction (the region's copy in the detour), or 0; written under
+ *	kprobe_mutex, read by the trap path
+ * @buf: the detour buffer (kprobe_optslot_alloc()), NULL until built
+ * @copy: address of the copied region inside @buf
+ * @len: the region [addr, addr + @len) that the detour executes
+ * @patch_len: bytes at addr that the jump replaces (<= @len)
+ * @orig: their original contents
+ *
+ * @buf, @copy, @len, @patch_len and @orig are set by
+ * arch_optprobe_prepare() and constant afterwards.  The record outlives
+ * its site until no task can be inside the detour (see optimizer.c).
+ */
+struct kprobe_opt {
+	struct kprobe_site *site;
+	struct list_head list;
+	u8 state;
+	unsigned long resume;
+	kprobe_opcode_t *buf;
+	unsigned long copy;
+	unsigned int len;
+	unsigned int patch_len;
+	u8 orig[KPROBE_OPT_PATCH_MAX];
+};
+
+struct ctl_table;
+
+#ifdef CONFIG_OPTPROBES
+/* A site changed (state, members, counts): queue it, or unoptimize now. */
+void kprobe_opt_update(struct kprobe_site *site);
+/* The int3 is about to leave the text: no jump, no detour afterwards. */
+void kprobe_opt_stop(struct kprobe_site *site);
+/* A site is about to be created at @addr: no jump may cover it. */
+void kprobe_opt_make_room(unsigned long addr);
+/* Wait until the optimizer has nothing queued; not under kprobe_mutex. */
+void kprobe_opt_wait(void);
+/* Put the bytes that jumps replaced back into @dst, a copy of @addr. */
+void kprobe_opt_original_text(void *dst, unsigned long addr, size_t len);
+/* Trap path: where a hit on @p may resume instead of stepping, or 0. */
+unsigned long kprobe_opt_resume_addr(struct kprobe *p);
+/* The sysctl: false unoptimizes every site before it returns. */
+void kprobe_opt_set_enabled(bool on);
+bool kprobe_opt_enabled(void);
+/* sysctl.c: the handler of debug.kprobes-optimization */
+int kprobe_opt_sysctl_handler(const struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos);
+#else
+static inline void kprobe_opt_update(struct kprobe_site *site) { }
+static inline void kprobe_opt_stop(struct kprobe_site *site) { }
+static inline void kprobe_opt_make_room(unsigned long addr) { }
+static inline void kprobe_opt_wait(void) { }
+static inline void kprobe_opt_original_text(void *dst, unsigned long addr,
+					    size_t len)
+{
+}
+
+static inline unsigned long kprobe_opt_resume_addr(struct kprobe *p)
+{
+	return 0;
+}
+#endif
+
 /* ---- debugfs.c ---- */
 
 int kprobe_debugfs_init(void);
@@ -316,6 +435,22 @@ int kprobe_debugfs_init(void);
 
 /* -EILSEQ unless @addr starts an instruction of its function. */
 int arch_kprobe_check_insn_boundary(unsigned long addr);
+
+/*
+ * Arm or disarm @nr int3 sites (none armed through ftrace) with a single
+ * round of cross-CPU synchronisation; the architecture may reorder @kps.
+ * kprobe_mutex and text_mutex held.  The defaults (arm.c) loop over
+ * arch_arm_kprobe()/arch_disarm_kprobe().
+ */
+void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr);
+void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr);
+
+/*
+ * Does a hit on the prepared site kprobe @p run its instruction without a
+ * second trap whenever the site has no post handler (x86 "boosting")?
+ * For tests and diagnostics; the default (arm.c) says false.
+ */
+bool arch_kprobe_boostable(struct kprobe *p);
 
 /*
  * Why the last arch_prepare_kprobe() or arch_kprobe_check_insn_boundary()
@@ -329,5 +464,23 @@ extern const char *kprobe_arch_reason;
  * every probe site put back.  For the instruction decoder.
  */
 int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len);
+
+/*
+ * Jump optimization (CONFIG_OPTPROBES), all under kprobe_mutex:
+ *
+ * arch_optprobe_prepare()  check that the site of @o can take a jump and
+ *	build its detour; fills the fields of @o that struct kprobe_opt
+ *	says the architecture sets.  Return: 0, or -errno with
+ *	kprobe_arch_reason set.
+ * arch_optprobe_patch()    put the jumps of prepared records (linked by
+ *	kprobe_opt::list) into the text; cpus_read_lock() held
+ * arch_optprobe_unpatch()  put their int3 and the original bytes after it
+ *	back; cpus_read_lock() held
+ * arch_optprobe_release()  free the detour; no task can be inside it
+ */
+int arch_optprobe_prepare(struct kprobe_opt *o);
+void arch_optprobe_patch(struct list_head *opts);
+void arch_optprobe_unpatch(struct list_head *opts);
+void arch_optprobe_release(struct kprobe_opt *o);
 
 #endif /* _KERNEL_KPROBES_INTERNAL_H */

@@ -6,10 +6,20 @@
  * Slots are carved out of read-only executable pages; the architecture
  * writes a slot with text_poke().  Each page has a bitmap of used slots.
  * Pages are on an RCU list because kernel_text_address() asks, from any
- * context (unwinders, NMIs), whether an address is inside one.  A page that
- * becomes empty leaves the list at once and is freed after a grace period,
- * from a workqueue: no lookup still walks it, and no CPU still executes in
- * it, since its last slot was freed only after its probe's grace period.
+ * context (unwinders, NMIs), whether an address is inside one.
+ *
+ * A freed slot is not reused at once.  Its probe is gone and an RCU grace
+ * period has passed, so no CPU is still in the probe's handlers; but a
+ * CPU may have been sent from there into a copy that runs with interrupts
+ * on and returns without a trap (an x86 boosted copy).  That CPU can take
+ * an interrupt inside the slot, which may count as a quiescent state for
+ * RCU, and on a preemptible kernel its task can even be preempted there.
+ * So freed slots are only marked; a worker then waits for every task to
+ * pass a voluntary context switch (RCU tasks, on preemptible kernels) and
+ * for every CPU to schedule, which cannot happen while a CPU is in a slot
+ * without preemption, and only then makes them free.  A page whose slots
+ * are all free leaves the list and is freed after a further grace period,
+ * so that no lookup still walks it.
  *
  * kprobe_slot_lock protects the list (for writers), the bitmaps and the
  * counts.  It is a leaf lock, taken under kprobe_mutex or on its own.
@@ -24,7 +34,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-/* A slot holds KPROBE_SLOT_BYTES; 16-byte slots never straddle a line. */
+/* A slot holds KPROBE_SLOT_BYTES, at a 16-byte boundary. */
 #define KPROBE_SLOT_SIZE	ALIGN(KPROBE_SLOT_BYTES, 16)
 #define KPROBE_SLOTS_PER_PAGE	(PAGE_SIZE / KPROBE_SLOT_SIZE)
 
@@ -32,8 +42,10 @@
  * struct kprobe_slot_page - one page of instruction slots
  * @list: on kprobe_slot_pages; RCU readers, kprobe_slot_lock writers
  * @base: the executable page
- * @used: slots handed out; kprobe_slot_lock
- * @map: which slots are handed out; kprobe_slot_lock
+ * @used: slots handed out or not yet reusable; kprobe_slot_lock
+ * @map: which slots are handed out or not yet reusable; kprobe_slot_lock
+ * @freed: slots freed since the last reclaim started; kprobe_slot_lock
+ * @reclaiming: slots the running reclaim makes reusable; kprobe_slot_lock
  * @free_work: frees the page after a grace period
  */
 struct kprobe_slot_page {
@@ -41,11 +53,19 @@ struct kprobe_slot_page {
 	void *base;
 	unsigned int used;
 	DECLARE_BITMAP(map, KPROBE_SLOTS_PER_PAGE);
+	DECLARE_BITMAP(freed, KPROBE_SLOTS_PER_PAGE);
+	DECLARE_BITMAP(reclaiming, KPROBE_SLOTS_PER_PAGE);
 	struct rcu_work free_work;
 };
 
 static LIST_HEAD(kprobe_slot_pages);
 static DEFINE_MUTEX(kprobe_slot_lock);
+
+/* Jiffies between the first free and the reclaim that covers it. */
+#define KPROBE_SLOT_RECLAIM_DELAY	(HZ / 10)
+
+static void kprobe_slot_reclaim(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kprobe_slot_reclaim_work, kprobe_slot_reclaim);
 
 /**
  * alloc_insn_page() - allocate one page for instruction slots
@@ -70,6 +90,10 @@ void * __weak alloc_insn_page(void)
 		return NULL;
 	}
 	return page;
+}
+
+static void kprobe_slot_nop(struct work_struct *work)
+{
 }
 
 static void kprobe_slot_page_free(struct work_struct *work)
@@ -130,26 +154,90 @@ out:
 
 /**
  * kprobe_slot_free() - give back a slot from kprobe_slot_alloc()
- * @slot: the slot; no CPU may still execute in it
+ * @slot: the slot; its probe is gone and no CPU is in its handlers any
+ *	more (an RCU grace period passed since it was disarmed)
+ *
+ * The slot becomes reusable later, see the top of this file.
  */
 void kprobe_slot_free(kprobe_opcode_t *slot)
 {
 	unsigned long off;
 	struct kprobe_slot_page *sp;
+	unsigned int i;
 
 	mutex_lock(&kprobe_slot_lock);
 	list_for_each_entry(sp, &kprobe_slot_pages, list) {
 		off = (unsigned long)slot - (unsigned long)sp->base;
 		if (off >= PAGE_SIZE)
 			continue;
-		if (WARN_ON_ONCE(!__test_and_clear_bit(off / KPROBE_SLOT_SIZE,
-						       sp->map)))
+		i = off / KPROBE_SLOT_SIZE;
+		if (WARN_ON_ONCE(!test_bit(i, sp->map) ||
+				 __test_and_set_bit(i, sp->freed) ||
+				 test_bit(i, sp->reclaiming)))
 			break;
-		if (!--sp->used) {
+		/*
+		 * A little later, so that the frees of a batch share one
+		 * reclaim; it may block on RCU tasks for a while, hence the
+		 * long queue.
+		 */
+		queue_delayed_work(system_long_wq, &kprobe_slot_reclaim_work,
+				   KPROBE_SLOT_RECLAIM_DELAY);
+		break;
+	}
+	mutex_unlock(&kprobe_slot_lock);
+}
+
+/* Wait until no task or CPU can still be inside a slot freed before. */
+static int kprobe_slot_quiesce(void)
+{
+	/*
+	 * On a preemptible kernel a task can be preempted in a slot: wait
+	 * for every task to switch voluntarily.  Elsewhere this is a plain
+	 * grace period, which is not enough on its own.
+	 */
+	synchronize_rcu_tasks();
+	/*
+	 * A CPU that schedules is not in a slot, unless its task was
+	 * preempted there, which the wait above covered.  Idle tasks, which
+	 * RCU tasks leaves out, cannot be preempted.
+	 */
+	return schedule_on_each_cpu(kprobe_slot_nop);
+}
+
+/*
+ * Make the slots freed so far reusable, once no task or CPU can be in them
+ * any more; free the pages that end up empty.
+ */
+static void kprobe_slot_reclaim(struct work_struct *work)
+{
+	struct kprobe_slot_page *sp, *tmp;
+	unsigned int i;
+
+	mutex_lock(&kprobe_slot_lock);
+	list_for_each_entry(sp, &kprobe_slot_pages, list) {
+		bitmap_or(sp->reclaiming, sp->reclaiming, sp->freed,
+			  KPROBE_SLOTS_PER_PAGE);
+		bitmap_zero(sp->freed, KPROBE_SLOTS_PER_PAGE);
+	}
+	mutex_unlock(&kprobe_slot_lock);
+
+	if (kprobe_slot_quiesce()) {
+		/* Out of memory: try again later; @reclaiming stays as is. */
+		mod_delayed_work(system_long_wq, &kprobe_slot_reclaim_work, HZ);
+		return;
+	}
+
+	mutex_lock(&kprobe_slot_lock);
+	list_for_each_entry_safe(sp, tmp, &kprobe_slot_pages, list) {
+		for_each_set_bit(i, sp->reclaiming, KPROBE_SLOTS_PER_PAGE) {
+			__clear_bit(i, sp->map);
+			sp->used--;
+		}
+		bitmap_zero(sp->reclaiming, KPROBE_SLOTS_PER_PAGE);
+		if (!sp->used) {
 			list_del_rcu(&sp->list);
 			queue_rcu_work(system_wq, &sp->free_work);
 		}
-		break;
 	}
 	mutex_unlock(&kprobe_slot_lock);
 }
@@ -179,15 +267,103 @@ bool kprobe_insn_slot_contains(unsigned long addr)
 
 NOKPROBE_SYMBOL(kprobe_insn_slot_contains);
 
+/*
+ * Detour buffers of optimized probes (optimizer.c) have pages of their
+ * own, with the same struct kprobe_slot_page, but are not reclaimed like
+ * instruction slots: the optimizer frees a buffer only once no task can
+ * be inside it any more, so it is reusable at once.  A page that becomes
+ * empty leaves the list and is freed after a grace period, as above.
+ */
+#define KPROBE_OPTSLOT_SIZE		ALIGN(KPROBE_OPTSLOT_BYTES, 16)
+#define KPROBE_OPTSLOTS_PER_PAGE	(PAGE_SIZE / KPROBE_OPTSLOT_SIZE)
+static_assert(KPROBE_OPTSLOTS_PER_PAGE <= KPROBE_SLOTS_PER_PAGE);
+
+static LIST_HEAD(kprobe_optslot_pages);
+
 /**
- * kprobe_optinsn_slot_contains() - is @addr inside an optprobe buffer?
+ * kprobe_optslot_alloc() - get a detour buffer
+ *
+ * Context: process context; sleeps.
+ * Return: KPROBE_OPTSLOT_BYTES of read-only executable memory (written
+ * with text_poke_copy()), or NULL.
+ */
+kprobe_opcode_t *kprobe_optslot_alloc(void)
+{
+	struct kprobe_slot_page *sp;
+	kprobe_opcode_t *slot = NULL;
+	unsigned int i;
+
+	mutex_lock(&kprobe_slot_lock);
+	list_for_each_entry(sp, &kprobe_optslot_pages, list)
+		if (sp->used < KPROBE_OPTSLOTS_PER_PAGE)
+			goto found;
+	sp = kzalloc(sizeof(*sp), GFP_KERNEL);
+	if (!sp)
+		goto out;
+	sp->base = alloc_insn_page();
+	if (!sp->base) {
+		kfree(sp);
+		goto out;
+	}
+	INIT_RCU_WORK(&sp->free_work, kprobe_slot_page_free);
+	list_add_tail_rcu(&sp->list, &kprobe_optslot_pages);
+found:
+	i = find_first_zero_bit(sp->map, KPROBE_OPTSLOTS_PER_PAGE);
+	__set_bit(i, sp->map);
+	sp->used++;
+	slot = sp->base + i * KPROBE_OPTSLOT_SIZE;
+out:
+	mutex_unlock(&kprobe_slot_lock);
+	return slot;
+}
+
+/**
+ * kprobe_optslot_free() - give back a buffer from kprobe_optslot_alloc()
+ * @slot: the buffer; no task or CPU can be inside it any more
+ */
+void kprobe_optslot_free(kprobe_opcode_t *slot)
+{
+	struct kprobe_slot_page *sp;
+	unsigned long off;
+
+	mutex_lock(&kprobe_slot_lock);
+	list_for_each_entry(sp, &kprobe_optslot_pages, list) {
+		off = (unsigned long)slot - (unsigned long)sp->base;
+		if (off >= PAGE_SIZE)
+			continue;
+		if (WARN_ON_ONCE(!__test_and_clear_bit(off / KPROBE_OPTSLOT_SIZE,
+						       sp->map)))
+			break;
+		if (!--sp->used) {
+			list_del_rcu(&sp->list);
+			queue_rcu_work(system_wq, &sp->free_work);
+		}
+		break;
+	}
+	mutex_unlock(&kprobe_slot_lock);
+}
+
+/**
+ * kprobe_optinsn_slot_contains() - is @addr inside a detour buffer page?
  * @addr: any address
  *
- * Return: false; there are no optimized probes yet.
+ * Context: any; RCU must be watching (kernel_text_address() sees to it).
+ * Return: true if @addr is in a page of detour buffers.
  */
 bool kprobe_optinsn_slot_contains(unsigned long addr)
 {
-	return false;
+	struct kprobe_slot_page *sp;
+	bool ret = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(sp, &kprobe_optslot_pages, list) {
+		if (addr - (unsigned long)sp->base < PAGE_SIZE) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kprobe_optinsn_slot_contains);
@@ -215,15 +391,16 @@ int __weak arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
  * @type: its kallsyms type ('t')
  * @sym: its name (KSYM_NAME_LEN bytes)
  *
- * Each slot page appears in /proc/kallsyms as "kprobe_insn_page", so that
- * perf and unwinders can name addresses inside it.  The architecture's
- * entries follow.
+ * Each slot page appears in /proc/kallsyms as "kprobe_insn_page", each
+ * detour buffer page as "kprobe_optinsn_page", so that perf and unwinders
+ * can name addresses inside them.  The architecture's entries follow.
  *
  * Return: 0, or -ERANGE past the last entry.
  */
 int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 		       char *sym)
 {
+	const char *name = "kprobe_insn_page";
 	struct kprobe_slot_page *sp;
 	int ret = -ERANGE;
 
@@ -235,10 +412,20 @@ int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 		ret = 0;
 		break;
 	}
+	if (ret) {
+		list_for_each_entry_rcu(sp, &kprobe_optslot_pages, list) {
+			if (symnum--)
+				continue;
+			*value = (unsigned long)sp->base;
+			name = "kprobe_optinsn_page";
+			ret = 0;
+			break;
+		}
+	}
 	rcu_read_unlock();
 	if (ret)
 		return arch_kprobe_get_kallsym(&symnum, value, type, sym);
 	*type = 't';
-	strscpy(sym, "kprobe_insn_page", KSYM_NAME_LEN);
+	strscpy(sym, name, KSYM_NAME_LEN);
 	return 0;
 }

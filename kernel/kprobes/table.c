@@ -88,6 +88,8 @@ void kprobe_site_set_state(struct kprobe_site *site,
 		  "kprobe site %pS: illegal state change %d -> %d\n",
 		  site->kp.addr, site->state, state);
 	site->state = state;
+	/* Armed sites may get a jump; the others lose theirs. */
+	kprobe_opt_update(site);
 }
 
 /* Run the pre handler of every enabled member; stop at the first veto. */
@@ -164,6 +166,8 @@ void kprobe_site_recount(struct kprobe_site *site)
 	 * come back for a post handler at all.
 	 */
 	WRITE_ONCE(site->kp.post_handler, post ? kprobe_site_post : NULL);
+	/* A post handler, or no enabled member, rules out a jump. */
+	kprobe_opt_update(site);
 }
 
 struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr)
@@ -408,5 +412,7 @@ int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len)
 			memcpy(dst + i, &site->kp.opcode,
 			       min(sizeof(site->kp.opcode), len - i));
 	}
+	/* An optimized site's jump covers more than its first byte. */
+	kprobe_opt_original_text(dst, addr, len);
 	return 0;
 }

@@ -8,7 +8,11 @@
  * on the second int3, where the post handler runs and execution resumes
  * after the probed instruction.  Control-flow instructions that cannot run
  * at another address (relative call/jmp/jcc/loop, ret, call/jmp *%reg) are
- * emulated in C instead.  The per-CPU state machine is struct
+ * emulated in C instead.
+ *
+ * Boosting: when no post handler wants to run, a second copy in the same
+ * slot, followed by a jump back to the next instruction, saves the second
+ * trap (see KPROBE_BOOST_OFFSET).  The per-CPU state machine is struct
  * kprobe_ctlblk below; the code is in arch/x86/kernel/kprobes/.
  */
 #ifndef _ASM_X86_KPROBES_H
@@ -32,8 +36,30 @@ struct kprobe;
 /* A relative jump that may replace an int3 (optprobes). */
 #define KPROBE_JMP32_SIZE	5
 
-/* The copy in the slot is at most one instruction plus a trailing int3. */
-#define KPROBE_SLOT_BYTES	(MAX_INSN_SIZE + 1)
+/*
+ * Jump optimization (arch/x86/kernel/kprobes/opt.c): the jump replaces
+ * KPROBE_OPT_PATCH_MAX bytes, the instructions it overlaps (the region)
+ * span at most KPROBE_OPT_REGION_MAX, and a detour buffer (template, copy
+ * of the region, jump back) fits in KPROBE_OPTSLOT_BYTES.
+ */
+#define KPROBE_OPT_PATCH_MAX	KPROBE_JMP32_SIZE
+#define KPROBE_OPT_REGION_MAX	(KPROBE_JMP32_SIZE - 1 + MAX_INSN_SIZE)
+#define KPROBE_OPTSLOT_BYTES	192
+
+/*
+ * A slot holds two copies of the probed instruction, each re-aimed for its
+ * own address if it is rip-relative:
+ *
+ *   slot + 0                     insn; int3       stepped copy
+ *   slot + KPROBE_BOOST_OFFSET   insn; jmp rel32  boosted copy, jumps back
+ *                                                 to the next instruction
+ *
+ * Unused bytes are int3.  The boosted copy is written only for a boostable
+ * instruction (arch_specific_insn::boostable).
+ */
+#define KPROBE_BOOST_OFFSET	(MAX_INSN_SIZE + 1)
+#define KPROBE_SLOT_BYTES	(KPROBE_BOOST_OFFSET + MAX_INSN_SIZE + \
+				 KPROBE_JMP32_SIZE)
 
 /**
  * enum kprobe_insn_kind - how the probed instruction is executed
@@ -76,6 +102,10 @@ struct kprobe_emulation;
  * @finish: enum kprobe_step_finish (STEP)
  * @if_modifier: the instruction sets EFLAGS.IF itself (popf, sti, cli):
  *	keep its result instead of restoring the probed context's IF
+ * @boostable: the slot has a boosted copy (STEP kind only): the
+ *	instruction needs no C work after it, does not touch IF, has no
+ *	exception-table fixup, and both it and the jump back reach their
+ *	targets from the slot
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;
@@ -86,6 +116,7 @@ struct arch_specific_insn {
 	u8 cond;
 	u8 finish;
 	bool if_modifier;
+	bool boostable;
 };
 
 /**
@@ -103,6 +134,7 @@ struct arch_specific_insn {
  * Transitions (one CPU, interrupts off; checked by kprobe_set_state()):
  *
  *   IDLE -int3-> HANDLER -+- pre handler changed ip ----------------> IDLE
+ *                         +- boostable, no post handler ------------> IDLE
  *                         +- STEP kind -> STEPPING -+- trailing int3 -+
  *                         |                         +- fault -> IDLE  |
  *                         +- EMULATE kind ----------------------------+
@@ -117,6 +149,17 @@ struct arch_specific_insn {
  * probes run no handlers, their hits count as missed.  Each push needs a
  * new exception context (handler -> NMI -> #MC -> #DB), which bounds the
  * depth by KPROBE_NEST_MAX.
+ *
+ * A boosted hit is over before the CPU leaves the int3 handler: it goes
+ * IDLE and resumes in the boosted copy with the probed context's EFLAGS
+ * untouched (IF is never cleared, so there is nothing to restore), and the
+ * copy's jump takes it back to the next instruction without another trap.
+ * Such a CPU may therefore take interrupts, be preempted or fault inside
+ * the slot while its state says IDLE; the slot allocator waits for every
+ * task and CPU to have left a slot before reusing it (kernel/kprobes/
+ * slots.c).  A fault in a boosted copy is not translated back to the
+ * probe address, which is why instructions with an exception-table entry
+ * are never boosted.  Hits while busy (REENTERED) are never boosted.
  */
 enum kprobe_cpu_state {
 	KPROBE_CPU_IDLE = 0,

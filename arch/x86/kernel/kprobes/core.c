@@ -21,18 +21,26 @@
  * this CPU's state points at its slot.  Probes hit while another one is
  * active on the CPU are stepped without handlers (see kprobe_reenter()).
  *
+ * A boostable probe hit while no post handler is wanted skips 3: after 1
+ * the CPU goes IDLE and runs the slot's boosted copy, which jumps back on
+ * its own (kprobe_boost()).
+ *
  * The die notifier (kprobe_exceptions_notify()) and the hooks that
  * traps.c and fault.c call directly funnel into the same two functions,
  * kprobe_int3_handler() and kprobe_fault_handler().
  */
 #include "x86-kprobes.h"
 
+#include <linux/bitmap.h>
 #include <linux/extable.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <asm/alternative.h>
 #include <asm/ibt.h>
@@ -45,7 +53,13 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 /* Why the last arch_prepare_kprobe() failed; kprobe_mutex. */
 const char *kprobe_arch_reason;
 
-static const kprobe_opcode_t kprobe_int3 = INT3_INSN_OPCODE;
+/*
+ * An int3, padded with more: text_poke_queue() decodes a whole instruction
+ * from what it is given.
+ */
+static const kprobe_opcode_t kprobe_int3[MAX_INSN_SIZE] = {
+	[0 ... MAX_INSN_SIZE - 1] = INT3_INSN_OPCODE,
+};
 
 /* ---------------------------------------------------------------------
  * Per-CPU state machine (see enum kprobe_cpu_state)
@@ -159,6 +173,24 @@ static nokprobe_inline void kprobe_start_step(struct kprobe *p,
 	regs->ip = (unsigned long)p->ainsn.slot;
 }
 
+/*
+ * No post handler wants the CPU back after the copy: send it to the copy
+ * that jumps back by itself.  The hit is over for this CPU before a single
+ * instruction of the slot runs, so the state goes IDLE here and EFLAGS.IF
+ * stays that of the probed context (it was never cleared).
+ */
+static nokprobe_inline bool kprobe_boost(struct kprobe *p,
+					 struct pt_regs *regs,
+					 struct kprobe_ctlblk *kcb)
+{
+	if (!p->ainsn.boostable || READ_ONCE(p->post_handler))
+		return false;
+	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+	reset_current_kprobe();
+	regs->ip = (unsigned long)p->ainsn.slot + KPROBE_BOOST_OFFSET;
+	return true;
+}
+
 static nokprobe_inline void kprobe_emulate(struct kprobe *p,
 					   struct pt_regs *regs)
 {
@@ -231,6 +263,14 @@ static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 		kprobe_insn_done(p, regs, kcb);
 		return;
 	}
+	/* A published detour runs the instruction instead (opt.c). */
+	if (kprobe_opt_bypass(p, regs)) {
+		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+		reset_current_kprobe();
+		return;
+	}
+	if (kprobe_boost(p, regs, kcb))
+		return;
 	kprobe_start_step(p, regs, kcb);
 	kprobe_set_state(kcb, KPROBE_CPU_STEPPING);
 }
@@ -253,6 +293,8 @@ static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
 		kprobe_emulate(p, regs);
 		return;
 	}
+	if (kprobe_opt_bypass(p, regs))
+		return;
 	if (!kprobe_push(kcb, p, KPROBE_CPU_REENTERED))
 		kprobe_nest_overflow(p);
 	kprobe_start_step(p, regs, kcb);
@@ -287,27 +329,27 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 
 	p = get_kprobe((kprobe_opcode_t *)addr);
-	if (!p) {
-		/*
-		 * The probe was disarmed after this CPU fetched its int3 (the
-		 * byte is the original one again): just run the instruction.
-		 * An int3 still there is somebody else's.
-		 */
-		if (*(kprobe_opcode_t *)addr != BREAKPOINT_INSTRUCTION) {
-			regs->ip = addr;
-			return 1;
-		}
-		return 0;
-	}
 	/* A site armed through ftrace has no int3 of ours. */
-	if (kprobe_ftrace(p))
-		return 0;
+	if (p && !kprobe_ftrace(p)) {
+		if (kprobe_running())
+			kprobe_reenter(p, regs, kcb);
+		else
+			kprobe_hit(p, regs, kcb);
+		return 1;
+	}
 
-	if (kprobe_running())
-		kprobe_reenter(p, regs, kcb);
-	else
-		kprobe_hit(p, regs, kcb);
-	return 1;
+	/*
+	 * Not our int3.  If the byte is no longer an int3, whoever put it
+	 * there (a probe disarmed after this CPU fetched it, or ftrace's
+	 * text_poke_bp() on an fentry site we share) has already taken it
+	 * back: just run the instruction.  An int3 still there is somebody
+	 * else's to handle.
+	 */
+	if (*(kprobe_opcode_t *)addr != BREAKPOINT_INSTRUCTION) {
+		regs->ip = addr;
+		return 1;
+	}
+	return 0;
 }
 
 NOKPROBE_SYMBOL(kprobe_int3_handler);
@@ -401,9 +443,35 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
  * ---------------------------------------------------------------------
  */
 
-/* Fill a new slot with the (re-aimed) copy; the rest of it is int3s. */
+/*
+ * Put the boosted copy of @d into @buf, which will be at @to: the
+ * instruction re-aimed for @to, then a jump to the one after @addr.
+ * False when either does not reach from there.
+ */
+static bool kprobe_fill_boost(unsigned long addr, struct kprobe_decoded *d,
+			      unsigned long to, u8 *buf)
+{
+	unsigned int len = d->ainsn.len;
+	s64 rel = (s64)(addr + len) - (s64)(to + len + JMP32_INSN_SIZE);
+	s32 rel32 = rel;
+
+	if (rel != rel32 || kprobe_relocate_insn(d, addr, to))
+		return false;
+	memcpy(buf, d->bytes, len);
+	buf[len] = JMP32_INSN_OPCODE;
+	memcpy(&buf[len + 1], &rel32, sizeof(rel32));
+	return true;
+}
+
+/*
+ * Fill a new slot with the (re-aimed) copies, see KPROBE_BOOST_OFFSET; the
+ * rest of it is int3s.  Clears p->ainsn.boostable if the boosted copy
+ * cannot be made.
+ */
 static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 {
+	unsigned long addr = (unsigned long)p->addr;
+	struct kprobe_decoded boost = *d;
 	u8 buf[KPROBE_SLOT_BYTES];
 	kprobe_opcode_t *slot;
 	int ret;
@@ -413,13 +481,17 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 		d->reason = "no free instruction slot";
 		return -ENOMEM;
 	}
-	ret = kprobe_relocate_insn(d, (unsigned long)p->addr,
-				   (unsigned long)slot);
+	ret = kprobe_relocate_insn(d, addr, (unsigned long)slot);
 	if (ret)
 		goto free;
 
 	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
 	memcpy(buf, d->bytes, d->ainsn.len);
+	if (p->ainsn.boostable)
+		p->ainsn.boostable =
+			kprobe_fill_boost(addr, &boost,
+					  (unsigned long)slot + KPROBE_BOOST_OFFSET,
+					  &buf[KPROBE_BOOST_OFFSET]);
 	/* The slot is read-only executable memory; takes text_mutex. */
 	if (!text_poke_copy(slot, buf, sizeof(buf))) {
 		d->reason = "cannot write the instruction slot";
@@ -484,6 +556,13 @@ int arch_prepare_kprobe(struct kprobe *p)
 	if (!ret) {
 		p->opcode = text[0];
 		p->ainsn = d.ainsn;
+		/*
+		 * A fault of a boosted copy is not made a fault of the probe
+		 * address (see kprobe_fault_handler()), so a fixup would be
+		 * looked up at the slot and not found.
+		 */
+		if (search_exception_tables(addr))
+			p->ainsn.boostable = false;
 		if (d.ainsn.kind == KPROBE_INSN_STEP)
 			ret = kprobe_write_slot(p, &d);
 	}
@@ -511,7 +590,7 @@ static void kprobe_poke(struct kprobe *p, const kprobe_opcode_t *old,
  */
 void arch_arm_kprobe(struct kprobe *p)
 {
-	kprobe_poke(p, &p->opcode, &kprobe_int3);
+	kprobe_poke(p, &p->opcode, kprobe_int3);
 }
 
 /**
@@ -524,13 +603,89 @@ void arch_arm_kprobe(struct kprobe *p)
  */
 void arch_disarm_kprobe(struct kprobe *p)
 {
-	kprobe_poke(p, &kprobe_int3, &p->opcode);
+	kprobe_poke(p, kprobe_int3, &p->opcode);
+}
+
+static int kprobe_cmp_addr(const void *a, const void *b)
+{
+	const struct kprobe *pa = *(const struct kprobe * const *)a;
+	const struct kprobe *pb = *(const struct kprobe * const *)b;
+
+	if (pa->addr == pb->addr)
+		return 0;
+	return pa->addr < pb->addr ? -1 : 1;
+}
+
+/**
+ * arch_arm_kprobes_batch() - put the int3s of several probes in at once
+ * @kps: site kprobes, none armed through ftrace; sorted here
+ * @nr: how many
+ *
+ * The int3s go through the text_poke_queue() batch, which writes up to a
+ * page worth of them and synchronises the CPUs once per batch instead of
+ * once per probe.  It wants ascending addresses (it flushes early on the
+ * first one that is lower than the one before), hence the sort.  Its own
+ * int3 handler leaves int3s that were queued as such to us.
+ * Context: kprobe_mutex and text_mutex held.
+ */
+void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&text_mutex);
+	sort(kps, nr, sizeof(*kps), kprobe_cmp_addr, NULL);
+	for (i = 0; i < nr; i++)
+		text_poke_queue(kps[i]->addr, kprobe_int3, INT3_INSN_SIZE,
+				NULL);
+	text_poke_finish();
+}
+
+/**
+ * arch_disarm_kprobes_batch() - take the int3s of several probes out
+ * @kps: armed site kprobes, none armed through ftrace
+ * @nr: how many
+ *
+ * Every first byte is put back, then the CPUs are synchronised once.  As
+ * with a single probe, a CPU that fetched one of the int3s before finds
+ * its original byte back in the handler and re-runs it.  text_poke_queue()
+ * cannot do this one: it only knows how to write instructions it can
+ * emulate meanwhile, which the probed ones are not.
+ * Context: kprobe_mutex and text_mutex held.
+ */
+void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&text_mutex);
+	for (i = 0; i < nr; i++)
+		text_poke(kps[i]->addr, &kps[i]->opcode, 1);
+	text_poke_sync();
+	for (i = 0; i < nr; i++)
+		perf_event_text_poke(kps[i]->addr, kprobe_int3, 1,
+				     &kps[i]->opcode, 1);
+}
+
+/**
+ * arch_kprobe_boostable() - does a hit on @p skip the trap after its copy?
+ * @p: a prepared site's kprobe
+ *
+ * True when its slot has a boosted copy; a hit goes there whenever the
+ * site has no post handler at that moment.
+ *
+ * Return: true if @p is boosted when it has no post handler.
+ */
+bool arch_kprobe_boostable(struct kprobe *p)
+{
+	return p->ainsn.kind == KPROBE_INSN_STEP && p->ainsn.slot &&
+	       p->ainsn.boostable;
 }
 
 /**
  * arch_remove_kprobe() - release what arch_prepare_kprobe() took
- * @p: a disarmed site's kprobe, after an RCU grace period (no CPU can be
- *	in its slot: slots run with interrupts off)
+ * @p: a disarmed site's kprobe, after an RCU grace period.  No CPU is in
+ *	the stepped copy any more (it runs with interrupts off); one may
+ *	still be in the boosted copy, which is why the slot allocator
+ *	delays reuse (kprobe_slot_free()).
  */
 void arch_remove_kprobe(struct kprobe *p)
 {
@@ -573,37 +728,136 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 	return (kprobe_opcode_t *)(addr + offset);
 }
 
+/*
+ * Where the instructions of one core-kernel function start, so that many
+ * probes in one function decode it once instead of once each (which made
+ * mass registration quadratic in the function's size).  Core kernel text
+ * keeps its instruction boundaries once booted: runtime patching swaps
+ * instructions for others of the same length, and our own int3s are
+ * undone by kprobe_copy_original_text().  Module text can be freed and its
+ * addresses reused, so it is not remembered.
+ */
+#define KPROBE_BOUNDS_MAX_SIZE	SZ_64K
+
+/**
+ * struct kprobe_bounds - instruction starts of the last function checked
+ * @start: the function, 0 if none
+ * @size: its size
+ * @done: decoded from @start up to here, which starts an instruction
+ * @map: bit n set: @start + n starts an instruction (n < @done - @start)
+ *
+ * Protected by kprobe_mutex.
+ */
+static struct kprobe_bounds {
+	unsigned long start;
+	unsigned long size;
+	unsigned long done;
+	unsigned long *map;
+} kprobe_bounds;
+
+/* Remember @start instead of the function remembered so far, if possible. */
+static struct kprobe_bounds *kprobe_bounds_get(unsigned long start,
+					       unsigned long size)
+{
+	struct kprobe_bounds *b = &kprobe_bounds;
+
+	if (!is_kernel_text(start) || size > KPROBE_BOUNDS_MAX_SIZE)
+		return NULL;
+	if (b->start == start && b->size == size)
+		return b;
+	kfree(b->map);
+	b->map = bitmap_zalloc(size, GFP_KERNEL);
+	b->start = b->map ? start : 0;
+	b->size = size;
+	b->done = start;
+	return b->map ? b : NULL;
+}
+
+/*
+ * Text is read a chunk at a time: kprobe_copy_original_text() looks every
+ * byte up in the table, so one window per instruction would cost a lookup
+ * for each byte of a window, several times over.
+ */
+#define KPROBE_DECODE_CHUNK	128
+
+/*
+ * Decode from *@pos (an instruction start) until @addr is reached or
+ * passed, marking each start in @map (may be NULL) relative to @base.
+ */
+static int kprobe_decode_upto(unsigned long *pos, unsigned long addr,
+			      unsigned long end, unsigned long base,
+			      unsigned long *map)
+{
+	unsigned long from = 0, to = 0, need;
+	u8 buf[KPROBE_DECODE_CHUNK];
+	struct insn insn;
+
+	while (*pos < addr) {
+		/* The buffer holds [from, to); refill it at *pos if short. */
+		need = min_t(unsigned long, MAX_INSN_SIZE, end - *pos);
+		if (*pos < from || *pos + need > to) {
+			from = *pos;
+			/* Nothing past the last instruction that can matter. */
+			to = min3(end, from + sizeof(buf), addr + MAX_INSN_SIZE);
+			if (kprobe_copy_original_text(buf, from, to - from))
+				return -EILSEQ;
+		}
+		if (insn_decode(&insn, &buf[*pos - from], to - *pos,
+				INSN_MODE_KERN) < 0)
+			return -EILSEQ;
+		if (map)
+			__set_bit(*pos - base, map);
+		*pos += insn.length;
+	}
+	return 0;
+}
+
 /**
  * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
  * @addr: a kernel text address
  *
  * Decodes the function containing @addr from its start, with the original
- * bytes of other probes put back.
+ * bytes of other probes put back, or looks the answer up in what an
+ * earlier call found out about the same function.
  *
+ * Context: kprobe_mutex held, text_mutex not held.
  * Return: 0, or -EILSEQ (kprobe_arch_reason says why).
  */
 int arch_kprobe_check_insn_boundary(unsigned long addr)
 {
-	unsigned long size, offset, pos, end;
-	u8 buf[MAX_INSN_SIZE];
-	struct insn insn;
-	unsigned int len;
+	unsigned long size, offset, start, pos;
+	struct kprobe_bounds *b;
+	int ret;
 
+	lockdep_assert_held(&kprobe_mutex);
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset) || !size) {
 		kprobe_arch_reason = "size of the function unknown";
 		return -EILSEQ;
 	}
 
-	pos = addr - offset;
-	end = pos + size;
-	while (pos < addr) {
-		len = min_t(unsigned long, sizeof(buf), end - pos);
-		if (kprobe_copy_original_text(buf, pos, len) ||
-		    insn_decode(&insn, buf, len, INSN_MODE_KERN) < 0) {
+	start = addr - offset;
+	pos = start;
+	b = kprobe_bounds_get(start, size);
+	if (b && addr < b->done) {
+		pos = test_bit(addr - start, b->map) ? addr : b->done;
+	} else {
+		if (b)
+			pos = b->done;
+		/*
+		 * Jump labels, static calls and ftrace put a temporary int3
+		 * over an instruction they rewrite, under text_mutex: that
+		 * int3 would decode as an instruction of its own.
+		 */
+		mutex_lock(&text_mutex);
+		ret = kprobe_decode_upto(&pos, addr, start + size, start,
+					 b ? b->map : NULL);
+		mutex_unlock(&text_mutex);
+		if (b)
+			b->done = pos;
+		if (ret) {
 			kprobe_arch_reason = "function does not decode";
-			return -EILSEQ;
+			return ret;
 		}
-		pos += insn.length;
 	}
 	if (pos != addr) {
 		kprobe_arch_reason = "not at an instruction boundary";

@@ -13,7 +13,8 @@
  *             computed in C on the trap path (emulate.c);
  *   stepped   otherwise: the copy runs in a slot.  A rip-relative operand
  *             is re-aimed from the slot (kprobe_relocate_insn()), and a few
- *             instructions need C work afterwards (kprobe_step_rules[]).
+ *             instructions need C work afterwards (kprobe_step_rules[]);
+ *             the others may be boosted (ainsn.boostable).
  */
 #include "x86-kprobes.h"
 
@@ -215,8 +216,15 @@ static int kprobe_decode_stepped(struct insn *insn, struct kprobe_decoded *d)
 
 			*modrm = (*modrm & ~0x38) | (KPROBE_MODRM_REG_PUSH << 3);
 		}
-		break;
+		return 0;
 	}
+	/*
+	 * No rule: the copy does by itself all that the original does, so it
+	 * may also run with the probed context's IF and jump straight back
+	 * (a boosted copy).  The caller still checks what the bytes cannot
+	 * tell: exception-table entries, and the reach of the slot.
+	 */
+	d->ainsn.boostable = true;
 	return 0;
 }
 

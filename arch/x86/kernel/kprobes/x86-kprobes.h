@@ -18,6 +18,7 @@
 
 #include "../../../../kernel/kprobes/internal.h"
 
+#include <linux/jump_label.h>
 #include <asm/insn.h>
 
 struct pt_regs;
@@ -131,5 +132,85 @@ void kprobe_set_state(struct kprobe_ctlblk *kcb, u8 state);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
+
+/**
+ * struct kprobe_detour_layout - where the template's per-probe values are
+ * @ip_end: end of the "movabsq" loading the probe address + 1
+ * @opt_end: end of the "movabsq" loading the struct kprobe_opt pointer
+ * @call_end: end of the call of arch_optprobe_handler()
+ * @size: bytes of the template that are copied
+ *
+ * All offsets from kprobe_detour_template; filled in by opt_detour.S.
+ */
+struct kprobe_detour_layout {
+	u32 ip_end;
+	u32 opt_end;
+	u32 call_end;
+	u32 size;
+};
+
+/* opt_detour.S: never executed where it is, only copied */
+extern const u8 kprobe_detour_template[];
+extern const struct kprobe_detour_layout kprobe_detour_layout;
+
+/* opt.c, called from the detours */
+struct kprobe_opt;
+__visible void arch_optprobe_handler(struct kprobe_opt *o,
+				     struct pt_regs *regs);
+
+/*
+ * While a site's detour is published (optimizer.c), a hit must not run
+ * the probed instruction in place: the CPU goes to the detour's copy of
+ * the region, which jumps back after it.  For the int3 path, once the
+ * pre handlers ran (or were skipped); false: step or emulate as usual.
+ */
+static nokprobe_inline bool kprobe_opt_bypass(struct kprobe *p,
+					      struct pt_regs *regs)
+{
+	unsigned long resume = kprobe_opt_resume_addr(p);
+
+	if (!resume)
+		return false;
+	regs->ip = resume;
+	return true;
+}
+
+#ifdef CONFIG_JUMP_LABEL
+/*
+ * Could a jump label of the text at @addr (enabled now or later) jump
+ * into (@addr, @addr + @len)?  jump_label_lock() and kprobe_mutex held
+ * (the latter keeps @addr's module loaded).
+ */
+static inline bool kprobe_jump_label_into(unsigned long addr,
+					  unsigned int len)
+{
+	struct jump_entry *e = __start___jump_table;
+	struct jump_entry *stop = __stop___jump_table;
+	unsigned long target;
+#ifdef CONFIG_MODULES
+	struct module *mod;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	preempt_enable();
+	if (mod) {
+		e = mod->jump_entries;
+		stop = e + mod->num_jump_entries;
+	}
+#endif
+	for (; e < stop; e++) {
+		target = jump_entry_target(e);
+		if (target > addr && target < addr + len)
+			return true;
+	}
+	return false;
+}
+#else
+static inline bool kprobe_jump_label_into(unsigned long addr,
+					  unsigned int len)
+{
+	return false;
+}
+#endif
 
 #endif /* _X86_KERNEL_KPROBES_H */

@@ -86,7 +86,8 @@ static void kprobe_list_member(struct seq_file *m, struct kprobe_site *site,
 		seq_puts(m, "[OPTIMIZED]");
 	if (kprobe_ftrace(&site->kp))
 		seq_puts(m, "[FTRACE]");
-	kretprobe_show_extra(m, p);
+	if (kprobe_is_kretprobe(p))
+		kretprobe_show_extra(m, p);
 	seq_putc(m, '\n');
 }
 

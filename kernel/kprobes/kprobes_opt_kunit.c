@@ -18,11 +18,9 @@
 #include "internal.h"
 
 #include <kunit/test.h>
-#include <kunit/visibility.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
-#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -340,13 +338,17 @@ static void kpopt_disable_enable(struct kunit *test)
 	kpopt_run(test, kpopt_good, kpopt_good_ref, pp, "enabled again");
 }
 
-/* A probe inside an optimized region unoptimizes the region's probe. */
-static void kpopt_probe_in_region(struct kunit *test)
+/*
+ * A probe inside an optimized region unoptimizes the region's probe, which
+ * is optimized again when the probe inside goes (whether that one could
+ * be optimized itself, @inner_post false, or not).
+ */
+static void kpopt_probe_in_region_one(struct kunit *test, bool inner_post)
 {
 	unsigned long addr = kpopt_entry(kpopt_good);
 	struct kpopt_probe *outer = kpopt_probe_new(test, addr, false);
 	/* The second instruction, "addq", 3 bytes in. */
-	struct kpopt_probe *inner = kpopt_probe_new(test, addr + 3, false);
+	struct kpopt_probe *inner = kpopt_probe_new(test, addr + 3, inner_post);
 
 	kpopt_register(test, &outer->kp);
 	kprobe_opt_wait();
@@ -360,10 +362,21 @@ static void kpopt_probe_in_region(struct kunit *test)
 	kpopt_run(test, kpopt_good, kpopt_good_ref, outer, "outer");
 	KUNIT_EXPECT_EQ(test, atomic_read(&inner->hits), KPOPT_CALLS);
 
+	if (inner_post)
+		KUNIT_EXPECT_EQ(test, atomic_read(&inner->post_hits),
+				KPOPT_CALLS);
+
 	kpopt_unregister(test, &inner->kp);
 	kprobe_opt_wait();
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&outer->kp));
 	kpopt_run(test, kpopt_good, kpopt_good_ref, outer, "inner gone");
+	kpopt_unregister(test, &outer->kp);
+}
+
+static void kpopt_probe_in_region(struct kunit *test)
+{
+	kpopt_probe_in_region_one(test, false);
+	kpopt_probe_in_region_one(test, true);
 }
 
 /* A handler that calls its own target: the inner hit is missed. */

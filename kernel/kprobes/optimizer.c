@@ -55,6 +55,9 @@
 /* Let registrations that come in a burst share the worker's waits. */
 #define KPROBE_OPT_DELAY	5
 
+/* Sites looked at per round, so that kprobe_mutex is not held for long. */
+#define KPROBE_OPT_BATCH	256
+
 /* The sysctl; kprobe_mutex for writers. */
 static bool kprobe_opt_on = true;
 
@@ -94,13 +97,16 @@ static bool kprobe_opt_candidate(struct kprobe_site *site)
 	       !kprobe_ftrace(&site->kp) && site->nr_enabled && !site->nr_post;
 }
 
-/* Is another site inside the region (other than at its first byte)? */
+/*
+ * Is another site inside the region (other than at its first byte)?
+ * Before the region is known, inside the bytes the jump would replace.
+ */
 static bool kprobe_opt_region_busy(struct kprobe_opt *o)
 {
 	unsigned long addr = (unsigned long)o->site->kp.addr;
-	unsigned int i;
+	unsigned int i, len = o->len ?: KPROBE_OPT_PATCH_MAX;
 
-	for (i = 1; i < o->len; i++)
+	for (i = 1; i < len; i++)
 		if (kprobe_site_find(addr + i))
 			return true;
 	return false;
@@ -196,12 +202,16 @@ static void kprobe_opt_kick_neighbours(unsigned long addr)
 	}
 }
 
-/* @site is dead: hand its record to the worker for freeing. */
+/*
+ * @site is dead: hand its record to the worker for freeing, and let the
+ * sites whose region it was in try again.
+ */
 static void kprobe_opt_retire(struct kprobe_site *site)
 {
 	struct kprobe_opt *o = site->opt;
 	LIST_HEAD(jumps);
 
+	kprobe_opt_kick_neighbours((unsigned long)site->kp.addr);
 	if (!o)
 		return;
 	/* Dead sites are out of the table and were disarmed or GONE. */
@@ -217,7 +227,6 @@ static void kprobe_opt_retire(struct kprobe_site *site)
 	WRITE_ONCE(site->opt, NULL);
 	list_add_tail(&o->list, &kprobe_opt_dying);
 	kprobe_opt_kick();
-	kprobe_opt_kick_neighbours((unsigned long)site->kp.addr);
 }
 
 /**
@@ -287,18 +296,25 @@ void kprobe_opt_make_room(unsigned long addr)
 	}
 }
 
-/* Worker, first half: build and publish the detours of the queue. */
+/*
+ * Worker, first half: build and publish the detours of (the start of) the
+ * queue.  A site with another one inside its region goes back to IDLE; it
+ * is queued again when that one dies (kprobe_opt_retire()).
+ */
 static void kprobe_opt_publish(void)
 {
 	struct kprobe_opt *o, *tmp;
 	struct kprobe_site *site;
+	unsigned int n = 0;
 
 	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry_safe(o, tmp, &kprobe_opt_queue, list) {
+		if (n++ == KPROBE_OPT_BATCH)
+			break;
 		site = o->site;
 		list_del_init(&o->list);
 		o->state = KPROBE_OPT_IDLE;
-		if (!kprobe_opt_candidate(site))
+		if (!kprobe_opt_candidate(site) || kprobe_opt_region_busy(o))
 			continue;
 		if (!o->buf) {
 			kprobe_arch_reason = NULL;
@@ -309,7 +325,6 @@ static void kprobe_opt_publish(void)
 				continue;
 			}
 		}
-		/* Retried when the site inside goes (kprobe_opt_retire()). */
 		if (kprobe_opt_region_busy(o))
 			continue;
 		/* The detour is written; pairs with kprobe_opt_resume_addr(). */
@@ -346,6 +361,9 @@ static void kprobe_opt_worker(struct work_struct *work)
 
 	mutex_lock(&kprobe_mutex);
 	kprobe_opt_publish();
+	/* Another round for what did not fit in this one. */
+	if (!list_empty(&kprobe_opt_queue))
+		kprobe_opt_kick();
 	list_splice_init(&kprobe_opt_dying, &dying);
 	wait = !list_empty(&kprobe_opt_waiting) || !list_empty(&dying);
 	mutex_unlock(&kprobe_mutex);

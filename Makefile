@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build, boot and test harness for the kprobes overlay (not kbuild).
+# The work is done by the scripts in tools/testing/kprobes/; "make help"
+# lists the targets.
+
+BASE		?= /usr/src/linux-source-6.12.tar.xz
+BUILD		?= build
+BASELINE	?=
+JOBS		?= $(shell nproc)
+
+export BASE BUILD BASELINE JOBS
+# Optional knobs, passed to the scripts when set (see "make help").
+export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT
+
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)
+T		:= tools/testing/kprobes
+
+.DEFAULT_GOAL	:= help
+.NOTPARALLEL:
+.PHONY: help deps prepare config build initramfs run check shell bench \
+	clean distclean
+
+help:
+	@echo 'kprobes harness targets (flavour: $(FLAVOUR), output: $(BUILD)/$(FLAVOUR)/):'
+	@echo '  deps       install missing host packages (as root), or name them'
+	@echo '  prepare    lay out the work tree: base + overlay + patches/'
+	@echo '  config     configure from kernel/configs/kprobes-test.config'
+	@echo '  build      build bzImage and modules (ccache)'
+	@echo '  initramfs  build the busybox initramfs'
+	@echo '  run        boot, load the sample modules and show what they report'
+	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
+	@echo '  shell      boot to an interactive shell on the serial console'
+	@echo '  bench      (not implemented yet)'
+	@echo '  clean      remove the flavour directories (keep the base extraction)'
+	@echo '  distclean  remove $(BUILD)/ entirely'
+	@echo 'Variables:'
+	@echo '  BASE=      base kernel tarball or source directory [$(BASE)]'
+	@echo '  BUILD=     output directory [$(BUILD)]'
+	@echo '  BASELINE=1 upstream kprobes instead of ours, same config and tests'
+	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
+	@echo '  TIMEOUT=   seconds before a boot counts as hung [900; shell: none]'
+	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
+	@echo '  ACCEL=     QEMU accelerator [tcg,thread=single]'
+	@echo '  KP_INIT_HANG=1  make the guest hang (tests the timeout)'
+	@echo '  KP_APPEND= extra kernel command-line arguments'
+
+deps:
+	@$(T)/deps.sh
+
+prepare: deps
+	@$(T)/prepare.sh
+
+config: prepare
+	@$(T)/config.sh
+
+build: config
+	@$(T)/build.sh
+
+initramfs: build
+	@$(T)/mkinitramfs.sh
+
+run: initramfs
+	@$(T)/boot.sh run || true
+	@$(T)/parse.py $(BUILD)/$(FLAVOUR)
+
+check: initramfs
+	@$(T)/boot.sh check || true
+	@$(T)/parse.py $(BUILD)/$(FLAVOUR)
+
+shell: initramfs
+	@$(T)/boot.sh shell
+
+bench:
+	@echo 'bench: not implemented yet'
+	@exit 1
+
+clean:
+	rm -rf $(BUILD)/ours $(BUILD)/baseline
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# boot.sh MODE - boot the flavour's kernel and initramfs in QEMU.
+#
+# MODE is run, check or shell (the guest's /init reads it as kp.mode=).  The
+# serial console goes to stdout and to $BUILD/<flavour>/console.log; how the
+# boot ended goes to $BUILD/<flavour>/boot.result for parse.py.
+#
+# Environment:
+#   TIMEOUT=SECS     stop QEMU after SECS (default 900; none for shell)
+#   ICOUNT=1         deterministic instruction counting (-icount shift=0)
+#   ACCEL=...        QEMU accelerator (default tcg,thread=single, see below)
+#   KP_INIT_HANG=1   make /init hang, to test the timeout
+#   KP_APPEND=...    extra kernel command-line arguments
+#
+# The guest stops QEMU through the isa-debug-exit device, which makes QEMU
+# exit with status (guest status << 1) | 1.  Any other ending - a timeout, a
+# panic (panic=-1 reboots, -no-reboot turns that into an exit with status 0),
+# a QEMU error - is a failure, and so is a console without the guest's
+# "kp: guest done" marker.
+#
+# Hang diagnosis: in run and check mode QEMU reads its console input from a
+# pipe that this script holds.  DUMP_LEAD seconds before the timeout the
+# script types into it: the QEMU monitor's "info registers -a" (where every
+# CPU is), then serial BREAK + sysrq l (backtrace of all CPUs), w (blocked
+# tasks) and d (locks held).  The console line where that starts goes to
+# boot.result, so that parse.py can tell the dump from the failure.
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+MODE=${1:-run}
+case $MODE in
+run|check)	TIMEOUT=${TIMEOUT:-900} ;;
+shell)		TIMEOUT=${TIMEOUT:-0} ;;
+*)		die "unknown mode '$MODE' (run, check or shell)" ;;
+esac
+# Single-threaded TCG: with one host thread per vCPU (MTTCG), QEMU 7.2 lets
+# a vCPU run code another vCPU has just patched back, and upstream's own
+# ftrace boot self-test dies with "Oops: int3" in about one boot of four.
+# Kprobes patch live text all the time; they need the coherent mode.
+ACCEL=${ACCEL:-tcg,thread=single}
+DUMP_LEAD=30
+
+KERNEL=$KP_OBJ/arch/x86/boot/bzImage
+INITRD=$KP_DIR/initramfs.cpio.gz
+CONSOLE=$KP_DIR/console.log
+RESULT=$KP_DIR/boot.result
+DUMP_LINE=$KP_DIR/hang-dump.line
+
+[ -f "$KERNEL" ] || die "no $KERNEL; run make build"
+[ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing; run make deps"
+
+append="console=ttyS0 panic=-1 kp.mode=$MODE"
+[ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
+[ -n "${KP_APPEND:-}" ] && append+=" $KP_APPEND"
+
+# Two sockets of one core each: without ACPI the kernel learns the CPUs
+# from SeaBIOS's MP table, which lists one CPU per socket.
+# shellcheck disable=SC2054 # the commas belong to QEMU options
+qemu=(
+	qemu-system-x86_64
+	-accel "$ACCEL"
+	-smp 2,sockets=2,cores=1,threads=1
+	-m 1G
+	-nodefaults
+	-display none
+	-no-reboot
+	-chardev "stdio,id=con,mux=on,signal=off,logfile=$CONSOLE"
+	-serial chardev:con
+	-mon chardev=con,mode=readline
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-kernel "$KERNEL"
+	-initrd "$INITRD"
+	-append "$append"
+)
+[ "${ICOUNT:-}" = 1 ] && qemu+=(-icount shift=0)
+
+# Type the hang diagnosis into QEMU's console input (see above) after $1 s.
+hang_dump()
+{
+	local pid key
+
+	trap 'kill "$pid" 2>/dev/null; exit 0' TERM
+	sleep "$1" &
+	pid=$!
+	wait "$pid"
+
+	wc -l < "$CONSOLE" > "$DUMP_LINE"
+	printf '\001c'				# mux: to the QEMU monitor
+	sleep 1
+	printf 'info registers -a\n'
+	sleep 2
+	printf '\001c'				# mux: back to the serial port
+	sleep 1
+	for key in l w d; do
+		printf '\001b'			# mux: serial BREAK
+		sleep 1
+		printf '%s' "$key"
+		sleep 5
+	done
+}
+
+rm -f "$CONSOLE" "$RESULT" "$DUMP_LINE"
+note "$KP_FLAVOUR: booting ($MODE, $ACCEL, timeout ${TIMEOUT}s): $append"
+start=$(now)
+set +e
+if [ "$MODE" = shell ]; then
+	note "QEMU monitor: Ctrl-A c; quit: Ctrl-A x"
+	timeout --foreground -k 10 "$TIMEOUT" "${qemu[@]}"
+	rc=$?
+	[ -t 0 ] && stty sane
+else
+	fifo=$KP_DIR/console.in
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	exec 7<>"$fifo"
+	rm -f "$fifo"
+	watcher=
+	if [ "$TIMEOUT" -gt $((2 * DUMP_LEAD)) ]; then
+		hang_dump $((TIMEOUT - DUMP_LEAD)) >&7 &
+		watcher=$!
+	fi
+	timeout --foreground -k 10 "$TIMEOUT" "${qemu[@]}" <&7
+	rc=$?
+	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null && wait "$watcher"
+	exec 7>&-
+fi
+set -e
+elapsed=$(( $(now) - start ))
+
+status=
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	result="timeout: QEMU killed after ${TIMEOUT}s"
+elif [ "$rc" = 0 ]; then
+	result="no kp-exit: the guest stopped by itself (panic, reboot or power-off)"
+elif [ $((rc & 1)) = 1 ] && [ "$rc" -lt 256 ]; then
+	status=$((rc >> 1))
+	result="guest status $status"
+else
+	result="QEMU failed with exit status $rc"
+fi
+marker=
+if ! grep -aq 'kp: guest done status=' "$CONSOLE" 2>/dev/null; then
+	marker=", no 'kp: guest done' marker"
+	status=
+fi
+
+cat > "$RESULT" <<EOF
+mode=$MODE
+qemu_rc=$rc
+seconds=$elapsed
+guest_status=$status
+hang_dump_line=$(cat "$DUMP_LINE" 2>/dev/null)
+result=$result
+EOF
+rm -f "$DUMP_LINE"
+
+note "$KP_FLAVOUR: $MODE boot ended after ${elapsed}s: $result$marker"
+[ "$status" = 0 ]

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh - build bzImage and modules in $BUILD/<flavour>/obj with ccache,
+# and install the modules into $BUILD/<flavour>/modroot.
+#
+# Only one kernel build runs at a time on the machine: harness builds queue
+# on a lock, and a kernel build started by hand elsewhere ("make ... O=...")
+# is waited for.  KP_NO_WAIT=1 skips both.
+#
+# ccache keeps its default cache (~/.cache/ccache, or $CCACHE_DIR), which
+# survives "make clean".  CCACHE_BASEDIR makes ccache hand the compiler
+# paths relative to obj/ ("../src/lib/foo.c"), so that both flavours and any
+# fresh $BUILD share cache entries.  Kbuild's -fmacro-prefix-map only strips
+# the absolute source path from __FILE__; the extra map below strips the
+# relative one, so WARN()/BUG() still name "lib/foo.c".
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+LOCK=${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}
+
+[ -f "$KP_OBJ/.config" ] || die "no $KP_OBJ/.config; run make config"
+
+# Kernel builds (make with an O= argument) not belonging to this flavour.
+foreign_builds()
+{
+	pgrep -f 'make.*O=.*obj' | while read -r pid; do
+		tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null |
+			grep -qF "O=$KP_OBJ" || echo "$pid"
+	done
+}
+
+if [ "${KP_NO_WAIT:-}" != 1 ]; then
+	exec 8>"$LOCK"
+	if ! flock -n 8; then
+		note "waiting for another harness build to finish"
+		flock 8
+	fi
+	if [ -n "$(foreign_builds)" ]; then
+		note "waiting for another kernel build to finish (pids $(foreign_builds | xargs))"
+		while [ -n "$(foreign_builds)" ]; do
+			sleep 10
+		done
+	fi
+fi
+
+command -v ccache >/dev/null || die "ccache missing; run make deps"
+export CCACHE_BASEDIR=$BUILD
+
+start=$(now)
+note "$KP_FLAVOUR: building with $JOBS jobs"
+kmake -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+	KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" bzImage modules
+
+rm -rf "$KP_DIR/modroot"
+kmake -s INSTALL_MOD_PATH="$KP_DIR/modroot" INSTALL_MOD_STRIP=1 modules_install \
+	> /dev/null
+
+note "$KP_FLAVOUR: $(kmake -s kernelrelease) built in $(( $(now) - start )) s"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# config.sh - configure $BUILD/<flavour>/obj from kernel/configs/kprobes-test.config.
+#
+# The kernel is configured with
+#
+#	make O=obj KCONFIG_ALLCONFIG=obj/kp-allconfig allnoconfig
+#
+# where kp-allconfig is the fragment itself: every symbol the fragment does
+# not name is off unless selected (tinyconfig semantics), so the kernel stays
+# small.  Reconfiguration happens only when the fragment or a Kconfig file
+# changed; otherwise kbuild's own syncconfig keeps .config current.  In both
+# cases every option line of the fragment is then checked against .config.
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+export LC_ALL=C
+
+ALLCONFIG=$KP_OBJ/kp-allconfig
+
+[ -f "$KP_FRAGMENT" ] || die "no config fragment $KP_FRAGMENT"
+[ -f "$KP_SRC/Makefile" ] || die "no work tree $KP_SRC; run make prepare"
+
+# Does a Kconfig file of the work tree define symbol $1?
+kconfig_defines()
+{
+	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+$1[[:space:]]*\$" \
+		"$KP_SRC"
+}
+
+needs_config()
+{
+	[ -f "$KP_OBJ/.config" ] || return 0
+	cmp -s "$KP_FRAGMENT" "$ALLCONFIG" || return 0
+	# A changed Kconfig file (new overlay, patch) may change the result.
+	[ -n "$(find "$KP_SRC" -name 'Kconfig*' -newer "$KP_OBJ/.config" -print -quit)" ]
+}
+
+mkdir -p "$KP_OBJ"
+if needs_config; then
+	note "$KP_FLAVOUR: allnoconfig + $(basename "$KP_FRAGMENT")"
+	cp "$KP_FRAGMENT" "$ALLCONFIG.new"
+	kmake -s KCONFIG_ALLCONFIG="$ALLCONFIG.new" allnoconfig
+	mv "$ALLCONFIG.new" "$ALLCONFIG"
+fi
+
+# Check the result line by line.
+failed=0
+marker=
+while IFS= read -r line; do
+	case $line in
+	'# kp: optional'|'# kp: ours-only')
+		marker=${line#'# kp: '}
+		continue ;;
+	CONFIG_*=*)
+		sym=${line%%=*}
+		want=$line ;;
+	'# CONFIG_'*' is not set')
+		sym=${line#'# '}
+		sym=${sym%' is not set'}
+		want= ;;
+	*)
+		continue ;;
+	esac
+	m=$marker
+	marker=
+	if [ "$m" = ours-only ] && [ "$KP_FLAVOUR" != ours ]; then
+		continue
+	fi
+	if [ "$m" = optional ] && ! kconfig_defines "${sym#CONFIG_}"; then
+		note "$sym: not defined in this tree, not checked"
+		continue
+	fi
+	got=$(grep -E "^$sym=" "$KP_OBJ/.config" || true)
+	if [ "$got" != "$want" ]; then
+		echo "config: $sym: fragment wants '${want:-not set}', .config has '${got:-not set}'" >&2
+		failed=1
+	fi
+done < "$KP_FRAGMENT"
+[ "$failed" = 0 ] || die "$KP_FLAVOUR: .config does not match $(basename "$KP_FRAGMENT")"
+
+note "$KP_FLAVOUR: .config matches $(basename "$KP_FRAGMENT")"

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # settings used by the scripts sourcing this
+#
+# lib.sh - settings and helpers shared by the kprobes harness scripts.
+#
+# Sourced (never executed) by the scripts next to it.  Every setting can come
+# from the environment, which is how the top-level Makefile passes them on:
+#
+#   BASE      base kernel: a linux-source tarball or a kernel source directory
+#   BUILD     output directory (relative paths are relative to the repo root)
+#   BASELINE  1: build upstream's unmodified kprobes instead of ours
+#   JOBS      parallel kernel build jobs
+#
+# Layout under $BUILD:
+#
+#   base-<version>/      pristine extraction of BASE, made once, never written
+#   base-id/             which tarball (path, size, mtime) holds which version
+#   ours/ baseline/      one directory per flavour:
+#     src/                 the kernel work tree (pristine + overlay + patches)
+#     obj/                 kbuild's O= object directory
+#     modroot/             modules_install output
+#     initramfs/           the initramfs contents
+#     initramfs.cpio.gz    the initramfs image
+#     console.log          serial console of the last boot
+#     boot.result          how the last boot ended (written by boot.sh)
+
+set -euo pipefail
+
+KP_PROG=$(basename "$0" .sh)
+KP_TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KP_REPO=$(cd "$KP_TOOLS/../../.." && pwd)
+
+BASE=${BASE:-/usr/src/linux-source-6.12.tar.xz}
+BUILD=${BUILD:-build}
+BASELINE=${BASELINE:-}
+JOBS=${JOBS:-$(nproc)}
+
+case $BUILD in
+/*)	;;
+*)	BUILD=$KP_REPO/$BUILD ;;
+esac
+
+case $BASELINE in
+1)		KP_FLAVOUR=baseline ;;
+''|0)		KP_FLAVOUR=ours ;;
+*)		echo "$KP_PROG: BASELINE must be 1 or empty, not '$BASELINE'" >&2
+		exit 2 ;;
+esac
+
+KP_DIR=$BUILD/$KP_FLAVOUR
+KP_SRC=$KP_DIR/src
+KP_OBJ=$KP_DIR/obj
+KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
+
+# Upstream's kprobes implementation, deleted from the "ours" work tree before
+# our overlay goes in (see prepare.sh).
+KP_REMOVED=(
+	kernel/kprobes.c
+	include/linux/kprobes.h
+	include/asm-generic/kprobes.h
+	arch/x86/kernel/kprobes
+	arch/x86/include/asm/kprobes.h
+	samples/kprobes
+)
+
+die()
+{
+	echo "$KP_PROG: $*" >&2
+	exit 1
+}
+
+note()
+{
+	echo "$KP_PROG: $*"
+}
+
+# A kernel make with a clean environment: the harness's own make passes its
+# command-line variables (BUILD=, BASE=, ...) down through MAKEFLAGS, and
+# kbuild must not see those.
+kmake()
+{
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		make -C "$KP_SRC" O="$KP_OBJ" "$@"
+}
+
+# The version of the kernel source in directory $1 ("6.12.117").
+kernel_version()
+{
+	awk '
+		$1 == "VERSION"     && $2 == "=" { v = $3 }
+		$1 == "PATCHLEVEL"  && $2 == "=" { p = $3 }
+		$1 == "SUBLEVEL"    && $2 == "=" { s = $3 }
+		$1 == "EXTRAVERSION" && $2 == "=" { e = $3 }
+		NR > 20 { exit }
+		END { if (v == "") exit 1; printf "%s.%s.%s%s\n", v, p, s, e }
+	' "$1/Makefile"
+}
+
+# Seconds since the epoch, for the "took N s" lines.
+now()
+{
+	date +%s
+}

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh - build $BUILD/<flavour>/initramfs.cpio.gz.
+#
+# Contents:
+#   /init                  tools/testing/kprobes/init
+#   /bin/busybox + links   the host's busybox-static
+#   /bin/bash              the host's bash-static, if installed
+#   /bin/kp-exit           guest/kp-exit.c, built statically here
+#   /lib/modules/<rel>/    every module of the build (modules_install)
+#   /kselftest/kprobes/    tools/testing/selftests/kprobes/ of the work tree
+#
+# The archive is written by the base's own usr/gen_initramfs.sh, so files are
+# owned by root and /dev/console exists without running as root.
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+ROOT=$KP_DIR/initramfs
+CPIO=$KP_DIR/initramfs.cpio
+BUSYBOX=/bin/busybox
+BASH_STATIC=/usr/bin/bash-static
+
+[ -d "$KP_DIR/modroot" ] || die "no modules in $KP_DIR/modroot; run make build"
+[ -x "$KP_OBJ/usr/gen_init_cpio" ] || die "no $KP_OBJ/usr/gen_init_cpio; run make build"
+if ! [ -x "$BUSYBOX" ] ||
+   LC_ALL=C readelf -l "$BUSYBOX" | grep -q 'program interpreter'; then
+	die "$BUSYBOX is missing or not static; run make deps (busybox-static)"
+fi
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc,lib}
+
+cp "$BUSYBOX" "$ROOT/bin/busybox"
+"$BUSYBOX" --list-full | while read -r applet; do
+	[ -e "$ROOT/$applet" ] || ln -s /bin/busybox "$ROOT/$applet"
+done
+if [ -x "$BASH_STATIC" ]; then
+	rm -f "$ROOT/bin/bash"
+	cp "$BASH_STATIC" "$ROOT/bin/bash"
+else
+	note "no $BASH_STATIC: the guest has no /bin/bash"
+fi
+
+gcc -static -O2 -Wall -o "$ROOT/bin/kp-exit" "$KP_TOOLS/guest/kp-exit.c"
+install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
+echo "kprobes-guest" > "$ROOT/etc/hostname"
+
+cp -a "$KP_DIR/modroot/lib/modules" "$ROOT/lib/"
+
+selftests=$KP_SRC/tools/testing/selftests/kprobes
+if [ -d "$selftests" ]; then
+	mkdir -p "$ROOT/kselftest"
+	cp -a "$selftests" "$ROOT/kselftest/kprobes"
+	find "$ROOT/kselftest/kprobes" -name '*.sh' -exec chmod a+x {} +
+fi
+
+# Extra entries that a directory cannot express without root.
+cat > "$KP_DIR/initramfs.list" <<EOF
+nod /dev/console 0600 0 0 c 5 1
+nod /dev/null 0666 0 0 c 1 3
+EOF
+
+(cd "$KP_OBJ" && sh "$KP_SRC/usr/gen_initramfs.sh" -o "$CPIO" \
+	-u squash -g squash "$ROOT" "$KP_DIR/initramfs.list")
+gzip -f -6 "$CPIO"
+
+note "$KP_FLAVOUR: $(du -h "$CPIO.gz" | cut -f1) $(basename "$CPIO.gz"), $(find "$ROOT" -name '*.ko' | wc -l) modules"

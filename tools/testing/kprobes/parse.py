@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# parse.py FLAVOUR_DIR - the verdict of one harness boot.
+#
+# Reads FLAVOUR_DIR/console.log and FLAVOUR_DIR/boot.result (see boot.sh)
+# and counts:
+#
+#   kunit      KUnit results, parsed by the base's own
+#              tools/testing/kunit/kunit.py parse, fed with the kernel's
+#              (timestamped) console lines only
+#   ftrace     boot-time ftrace self-tests (FTRACE_STARTUP_TEST) that passed
+#   kselftest  the TAP that /init prints between "kp: tap begin" and
+#              "kp: tap end" (module load tests, tools/testing/selftests/kprobes)
+#   console    failure reports in kernel messages (BUG, WARNING, Oops,
+#              lockdep, ...); one report counts once however many of its
+#              lines match; a stack dump outside any report counts too
+#   guest      a missing "kp: guest done" marker (hang, panic, dead /init),
+#              or a non-zero /init status that no failed test explains
+#   hang       after a timeout: where each CPU was, from boot.sh's hang dump
+#              (its sysrq output is not counted as failure reports)
+#
+# Prints a summary, then "N passed, N failed" alone on the last line, and
+# exits non-zero if anything failed.
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+# A printk timestamp (CONFIG_PRINTK_TIME): kernel lines carry one, the
+# output of /init and its tests does not.
+TIMESTAMP = re.compile(r'\[\s*\d+\.\d{6}\] ')
+
+# The first line of a failure report in kernel messages.
+SIGNATURES = re.compile('|'.join([
+	r'\bBUG: ',
+	r'kernel BUG at',
+	r'\bWARNING: ',
+	r'possible recursive locking',
+	r'possible circular locking',
+	r'inconsistent lock state',
+	r'\bKASAN: ',
+	r'\bUBSAN: ',
+	r'\bKFENCE: ',
+	r'rcu: INFO: ',
+	r'INFO: task .* blocked for more than',
+	r'FAILED!',				# ftrace startup tests
+	r'NG: Some tests are failed',		# kprobe-events startup test
+]))
+# Lines that belong to the report before them, if there is one, and start a
+# report of their own otherwise.
+FOLLOWERS = re.compile('|'.join([
+	r'\bCall Trace:',
+	r'\bOops\b',
+	r'Kernel panic',
+	r'general protection fault',
+	r'Unable to handle kernel',
+]))
+# The panic that follows an oops belongs to it, even after its end marker.
+CONSEQUENCES = re.compile(r'Kernel panic - not syncing: Fatal exception')
+REPORT_END = re.compile(r'---\[ end (trace|Kernel panic)')
+REPORT_LINES = 150	# a report without an end marker ends after this
+
+# "Testing tracer function: PASSED", "(3 3 5 0 600842) PASSED" (the end of a
+# multi-line test), "trace_kprobe: Testing kprobe tracing: OK".
+FTRACE_PASS = re.compile(r'(\bPASSED|\] (\S+: )?Testing .*: OK)$')
+
+TAP_BEGIN = 'kp: tap begin'
+TAP_END = 'kp: tap end'
+TAP_PLAN = re.compile(r'^1\.\.(\d+)')
+TAP_RESULT = re.compile(r'^(not )?ok (\d+) ?([^#]*?)\s*(?:#\s*(.*))?$')
+
+GUEST_DONE = re.compile(r'kp: guest done status=(\d+)')
+
+
+class Verdict:
+	def __init__(self):
+		self.passed = 0
+		self.failures = []
+		self.lines = []		# summary lines
+
+	def fail(self, what):
+		self.failures.append(what)
+
+	def section(self, name, text):
+		self.lines.append(f'{name:<10} {text}')
+
+
+def kernel_lines(lines):
+	"""(line number, text from the timestamp on) of every kernel line.
+
+	A kernel line may start with the rest of a user-space line that it
+	interrupted, but not with "# ", the prefix /init gives test output.
+	"""
+	for n, line in enumerate(lines, 1):
+		m = TIMESTAMP.search(line)
+		if m and not line.startswith('# '):
+			yield n, line[m.start():]
+
+
+def parse_kunit(v, fdir, lines):
+	kunit = os.path.join(fdir, 'src', 'tools', 'testing', 'kunit', 'kunit.py')
+	if not os.path.exists(kunit):
+		v.fail(f'kunit: no {kunit}')
+		return
+	# kunit.py changes to the kernel tree: the path must be absolute.
+	json_file = os.path.abspath(os.path.join(fdir, 'kunit.json'))
+	if os.path.exists(json_file):
+		os.remove(json_file)
+	ktap = ''.join(text + '\n' for _, text in kernel_lines(lines))
+	env = dict(os.environ, PYTHONDONTWRITEBYTECODE='1')
+	proc = subprocess.run([sys.executable, kunit, 'parse', f'--json={json_file}'],
+			      input=ktap, capture_output=True, text=True, env=env)
+	print('---- kunit.py parse ----')
+	print(proc.stdout.rstrip())
+	if proc.stderr.strip():
+		print(proc.stderr.rstrip())
+
+	m = re.search(r'Testing complete\. Ran (\d+) tests?(?:: (.*))?', proc.stdout)
+	if not m:
+		v.fail('kunit: kunit.py parse printed no summary')
+		return
+	if m.group(1) == '0':
+		v.section('kunit', 'no results')
+		v.fail('kunit: no KTAP output (the kernel did not reach or finish '
+		       'the KUnit executor)')
+		return
+	counts = {k: int(n) for k, n in re.findall(r'(\w+): (\d+)', m.group(2) or '')}
+	passed = counts.get('passed', 0)
+	failed = counts.get('failed', 0) + counts.get('crashed', 0)
+	errors = counts.get('errors', 0)
+	v.passed += passed
+	v.section('kunit', f'{passed} passed, {failed} failed, '
+		  f'{counts.get("skipped", 0)} skipped, {errors} errors')
+
+	failed_cases = []
+	try:
+		with open(json_file) as f:
+			failed_cases = list(failed_kunit_cases(json.load(f)))
+	except (OSError, ValueError):
+		pass
+	for name in failed_cases:
+		v.fail(f'kunit: {name}')
+	for _ in range(len(failed_cases), failed):
+		v.fail('kunit: a test case failed or crashed')
+	if errors:
+		v.fail(f'kunit: {errors} parse error(s), see kunit.py output above')
+	elif proc.returncode and not failed:
+		v.fail(f'kunit: kunit.py parse failed with exit status {proc.returncode}')
+
+
+def failed_kunit_cases(group, prefix=''):
+	name = group.get('name', '')
+	if prefix or name != 'KUnit Test Group':
+		prefix = f'{prefix}{name}.'
+	else:
+		prefix = ''
+	for case in group.get('test_cases', []):
+		if case.get('status') not in ('PASS', 'SKIP'):
+			name = case.get('name') or '(a test that never reported)'
+			yield f'{prefix}{name}: {case.get("status")}'
+	for sub in group.get('sub_groups', []):
+		yield from failed_kunit_cases(sub, prefix)
+
+
+def parse_ftrace(v, lines):
+	passed = sum(1 for _, text in kernel_lines(lines) if FTRACE_PASS.search(text))
+	v.passed += passed
+	v.section('ftrace', f'{passed} boot-time self-tests passed')
+
+
+def parse_tap(v, lines):
+	plan = None
+	results = {}
+	passed = skipped = failed = 0
+	inside = ended = False
+	for line in lines:
+		if line == TAP_BEGIN:
+			inside = True
+			continue
+		if line == TAP_END:
+			ended = True
+			break
+		if not inside or TIMESTAMP.search(line):
+			continue
+		m = TAP_PLAN.match(line)
+		if m:
+			plan = int(m.group(1))
+			continue
+		m = TAP_RESULT.match(line)
+		if not m:
+			continue
+		notok, num, name, directive = m.groups()
+		directive = directive or ''
+		results[int(num)] = name
+		if directive.upper().startswith('SKIP'):
+			skipped += 1
+		elif notok and not directive.upper().startswith('TODO'):
+			failed += 1
+			v.fail(f'kselftest: not ok {num} {name} {directive}'.rstrip())
+		else:
+			passed += 1
+
+	if not inside:
+		v.section('kselftest', 'not run')
+		return
+	v.passed += passed
+	v.section('kselftest', f'{passed} passed, {failed} failed, {skipped} skipped'
+		  f' of {plan if plan is not None else "?"} planned')
+	missing = (plan or 0) - len(results)
+	if plan is None:
+		v.fail('kselftest: no TAP plan')
+	elif missing > 0 or not ended:
+		v.fail(f'kselftest: {max(missing, 0)} of {plan} tests never reported'
+		       f'{"" if ended else " (no " + repr(TAP_END) + ")"}')
+
+
+def parse_reports(v, lines, stop):
+	"""Failure reports before console line stop (the hang dump, if any)."""
+	reports = 0
+	open_until = 0		# the last report is open up to this line
+	last = -REPORT_LINES	# the line where the last report started
+	for n, text in kernel_lines(lines):
+		if n > stop:
+			break
+		primary = SIGNATURES.search(text)
+		if n <= open_until:
+			if REPORT_END.search(text):
+				open_until = 0
+			if not primary:
+				continue
+		elif not primary:
+			if CONSEQUENCES.search(text) and n <= last + REPORT_LINES:
+				continue
+			if not FOLLOWERS.search(text):
+				continue
+		reports += 1
+		last = n
+		open_until = n + REPORT_LINES
+		v.fail(f'console.log:{n}: {text}')
+	v.section('console', f'{reports} failure report(s)')
+
+
+def read_boot_result(v, fdir):
+	result = {}
+	try:
+		with open(os.path.join(fdir, 'boot.result')) as f:
+			for line in f:
+				key, _, val = line.rstrip('\n').partition('=')
+				result[key] = val
+	except OSError:
+		v.fail('boot: no boot.result (did boot.sh run?)')
+	return result
+
+
+def load_symbols(fdir):
+	"""Sorted (address, name) of the text symbols in obj/System.map."""
+	syms = []
+	try:
+		with open(os.path.join(fdir, 'obj', 'System.map')) as f:
+			for line in f:
+				addr, kind, name = line.split()[:3]
+				if kind in 'tTwW':
+					syms.append((int(addr, 16), name))
+	except (OSError, ValueError):
+		pass
+	syms.sort()
+	return syms
+
+
+def symbolize(syms, addr):
+	lo, hi = 0, len(syms)
+	while lo < hi:
+		mid = (lo + hi) // 2
+		if syms[mid][0] <= addr:
+			lo = mid + 1
+		else:
+			hi = mid
+	if lo == 0:
+		return '?'
+	base, name = syms[lo - 1]
+	return f'{name}+{addr - base:#x}'
+
+
+def parse_hang_dump(v, fdir, lines, start):
+	"""Where each CPU was, from the "info registers -a" of boot.sh's dump."""
+	syms = load_symbols(fdir)
+	cpu = None
+	for line in lines[start:]:
+		m = re.match(r'CPU#(\d+)', line)
+		if m:
+			cpu = m.group(1)
+		m = re.match(r'RIP=([0-9a-f]{16})', line)
+		if m and cpu is not None:
+			addr = int(m.group(1), 16)
+			v.section('hang', f'cpu{cpu} at {addr:#x} {symbolize(syms, addr)}')
+			cpu = None
+	v.section('hang', f'sysrq l/w/d output from console.log:{start + 1} on')
+
+
+def parse_guest(v, result, lines, tap_failures):
+	how = result.get('result', 'unknown')
+	v.section('boot', f'{result.get("mode", "?")} mode, {how}, '
+		  f'{result.get("seconds", "?")} s')
+
+	statuses = [int(m.group(1)) for line in lines if (m := GUEST_DONE.search(line))]
+	if not statuses:
+		v.fail(f"guest: no 'kp: guest done' marker ({how})")
+	elif statuses[-1] != 0 and not tap_failures:
+		v.fail(f'guest: /init ended with status {statuses[-1]}')
+
+
+def main():
+	if len(sys.argv) != 2:
+		sys.exit('usage: parse.py FLAVOUR_DIR')
+	fdir = sys.argv[1]
+	console = os.path.join(fdir, 'console.log')
+	v = Verdict()
+	try:
+		with open(console, errors='backslashreplace') as f:
+			lines = f.read().replace('\r', '').split('\n')
+	except OSError as e:
+		lines = []
+		v.fail(f'console: {e}')
+
+	parse_kunit(v, fdir, lines)
+	parse_ftrace(v, lines)
+	before = len(v.failures)
+	parse_tap(v, lines)
+	tap_failures = len(v.failures) - before
+	result = read_boot_result(v, fdir)
+	try:
+		dump = int(result.get('hang_dump_line') or len(lines))
+	except ValueError:
+		dump = len(lines)
+	parse_reports(v, lines, dump)
+	parse_guest(v, result, lines, tap_failures)
+	if dump < len(lines):
+		parse_hang_dump(v, fdir, lines, dump)
+
+	print(f'---- summary: {os.path.basename(os.path.normpath(fdir))} ----')
+	for line in v.lines:
+		print(line)
+	if v.failures:
+		print('failures:')
+		for what in v.failures:
+			print(f'  {what}')
+	print(f'{v.passed} passed, {len(v.failures)} failed')
+	sys.exit(1 if v.failures else 0)
+
+
+if __name__ == '__main__':
+	main()

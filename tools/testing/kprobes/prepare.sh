@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# prepare.sh - lay out the kernel work tree $BUILD/<flavour>/src.
+#
+# The work tree is assembled in a staging tree of hard links to the pristine
+# base, then synchronised into src/ with rsync, whose size+mtime quick check
+# leaves unchanged files alone so that kbuild stays incremental.
+#
+# ours:      pristine base
+#            - upstream's kprobes implementation (KP_REMOVED in lib.sh)
+#            + every file of this repository at its in-tree path, except the
+#              harness itself (the overlay; mtimes taken from the repo)
+#            + patches/*.patch, in order (mtimes taken from the patch)
+# baseline:  pristine base
+#            + tools/testing/selftests/kprobes/ from this repository, which
+#              only uses the public kprobes API
+#
+# The pristine base is never written: every file that is replaced or patched
+# in the staging tree has its hard link broken first.
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+export LC_ALL=C
+
+# Repository paths that are harness, not kernel tree.
+is_harness_path()
+{
+	case $1 in
+	Makefile|README.md|.gitignore|.ci/*|patches/*|tools/testing/kprobes/*)
+		return 0 ;;
+	esac
+	return 1
+}
+
+# Extract (or copy) BASE into $BUILD/base-<version> once; print that path.
+ensure_base()
+{
+	local id ver tmp dir idfile
+
+	mkdir -p "$BUILD/base-id"
+	exec 9>"$BUILD/.base.lock"
+	flock 9
+
+	if [ -d "$BASE" ]; then
+		ver=$(kernel_version "$BASE") ||
+			die "BASE=$BASE is not a kernel source directory"
+		dir=$BUILD/base-$ver
+		# Cheap when nothing changed; picks up edits to BASE otherwise.
+		rsync -a --delete --exclude=/.git "$BASE/" "$dir/" >&2
+	elif [ -f "$BASE" ]; then
+		id=$(stat -L -c '%s %Y' "$BASE")
+		id=$(echo "$(realpath "$BASE") $id" | sha1sum | cut -c1-16)
+		idfile=$BUILD/base-id/$id
+		if [ -f "$idfile" ] && [ -d "$BUILD/base-$(cat "$idfile")" ]; then
+			ver=$(cat "$idfile")
+		else
+			tmp=$BUILD/base-tmp.$$
+			rm -rf "$tmp"
+			mkdir -p "$tmp"
+			note "extracting $BASE (once)" >&2
+			tar -xf "$BASE" -C "$tmp" --strip-components=1 ||
+				die "cannot extract $BASE"
+			ver=$(kernel_version "$tmp") ||
+				die "$BASE does not hold a kernel source tree"
+			if [ -d "$BUILD/base-$ver" ]; then
+				rm -rf "$tmp"
+			else
+				mv "$tmp" "$BUILD/base-$ver"
+			fi
+			echo "$ver" > "$idfile"
+		fi
+		dir=$BUILD/base-$ver
+	else
+		die "BASE=$BASE: no such tarball or directory"
+	fi
+
+	exec 9>&-
+	echo "$dir"
+}
+
+# Print the overlay's repository paths, NUL-terminated.
+list_overlay()
+{
+	local f build_rel=
+
+	case $BUILD/ in
+	"$KP_REPO"/*)	build_rel=${BUILD#"$KP_REPO"/} ;;
+	esac
+
+	if git -C "$KP_REPO" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$KP_REPO" ls-files -z --cached --others --exclude-standard
+	else
+		(cd "$KP_REPO" &&
+		 find . -path ./.git -prune -o \( -type f -o -type l \) -printf '%P\0')
+	fi | sort -zu | while IFS= read -r -d '' f; do
+		is_harness_path "$f" && continue
+		[ -n "$build_rel" ] && case $f in "$build_rel"/*) continue ;; esac
+		# Tracked files deleted from the work tree are not part of it.
+		[ -e "$KP_REPO/$f" ] || [ -L "$KP_REPO/$f" ] || continue
+		if [ "$KP_FLAVOUR" = baseline ]; then
+			case $f in
+			tools/testing/selftests/kprobes/*)	;;
+			*)					continue ;;
+			esac
+		fi
+		printf '%s\0' "$f"
+	done
+}
+
+# Every path named in MANIFEST must exist in the repository.
+check_manifest()
+{
+	local manifest=$KP_TOOLS/MANIFEST line missing=0
+
+	[ -f "$manifest" ] || die "no $manifest"
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%%#*}
+		line=$(echo "$line" | xargs)	# trim blanks
+		[ -n "$line" ] || continue
+		if ! [ -e "$KP_REPO/$line" ]; then
+			echo "prepare: overlay file missing: $line" >&2
+			missing=1
+		fi
+	done < "$manifest"
+	[ "$missing" = 0 ] || exit 1
+}
+
+# Replace the hard link $1 by a private copy, so that writing it cannot
+# reach the pristine base.
+unshare_file()
+{
+	cp -p "$1" "$1.kp-unshare"
+	mv -f "$1.kp-unshare" "$1"
+}
+
+# Apply $1 to the staging tree; print the paths it touched.
+apply_patch()
+{
+	local p=$1 out f
+	local -a files=()
+	local opts=(-d "$STAGING" -p1 --batch --forward --fuzz=0 -i "$p")
+
+	out=$(patch --dry-run "${opts[@]}" 2>&1) ||
+		die "patch does not apply: ${p#"$KP_REPO"/}
+$out"
+	mapfile -t files < <(echo "$out" | sed -n "s/^checking file //p" |
+			     sed "s/^'\(.*\)'$/\1/")
+	for f in "${files[@]}"; do
+		[ -f "$STAGING/$f" ] && unshare_file "$STAGING/$f"
+	done
+	out=$(patch --no-backup-if-mismatch "${opts[@]}" 2>&1) ||
+		die "patch failed: ${p#"$KP_REPO"/}
+$out"
+	for f in "${files[@]}"; do
+		[ -e "$STAGING/$f" ] && touch -r "$p" "$STAGING/$f"
+		echo "$f"
+	done
+}
+
+start=$(now)
+
+[ "$KP_FLAVOUR" = ours ] && check_manifest
+
+PRISTINE=$(ensure_base)
+STAGING=$KP_DIR/staging
+note "$KP_FLAVOUR: base $(basename "$PRISTINE")"
+
+mkdir -p "$KP_DIR"
+rm -rf "$STAGING"
+cp -al "$PRISTINE" "$STAGING"
+
+if [ "$KP_FLAVOUR" = ours ]; then
+	for p in "${KP_REMOVED[@]}"; do
+		rm -rf "${STAGING:?}/$p"
+	done
+fi
+
+# The overlay.  "rm -f" first: the staging file may be a hard link into the
+# pristine base, and cp would write through it.
+overlay_list=$KP_DIR/overlay.list0
+list_overlay > "$overlay_list"
+mapfile -d '' -t overlay < "$overlay_list"
+rm -f "$overlay_list"
+for f in "${overlay[@]}"; do
+	mkdir -p "$(dirname "$STAGING/$f")"
+	rm -rf "${STAGING:?}/$f"
+	cp -P "$KP_REPO/$f" "$STAGING/$f"
+	touch -h -r "$KP_REPO/$f" "$STAGING/$f"
+done
+
+patched=()
+if [ "$KP_FLAVOUR" = ours ]; then
+	shopt -s nullglob
+	for p in "$KP_REPO"/patches/*.patch; do
+		touched=$(apply_patch "$p") || exit 1
+		mapfile -t -O "${#patched[@]}" patched <<< "$touched"
+		note "applied ${p#"$KP_REPO"/}"
+	done
+	shopt -u nullglob
+
+	# Whatever remains at an upstream kprobes path must be ours.
+	declare -A ours_path=()
+	for f in "${overlay[@]}"; do
+		ours_path[$f]=1
+	done
+	stale=0
+	for p in "${KP_REMOVED[@]}"; do
+		[ -e "$STAGING/$p" ] || [ -L "$STAGING/$p" ] || continue
+		while IFS= read -r -d '' f; do
+			if [ -z "${ours_path[$f]:-}" ]; then
+				echo "prepare: upstream kprobes file not replaced by the overlay: $f" >&2
+				stale=1
+			fi
+		done < <(cd "$STAGING" && find "$p" \( -type f -o -type l \) -print0)
+	done
+	[ "$stale" = 0 ] || exit 1
+fi
+
+# Keep kbuild honest.  It rebuilds what is newer than its object, but a file
+# can change without looking newer: when it stops being overlaid or patched
+# (it gets its old pristine mtime back), or when a repository file is
+# replaced by an older copy.  So every path that is or ever was overlaid or
+# patched is compared with the work tree: a changed file that would not look
+# newer is made newer, and an unchanged file never goes back in time.
+tracked=$KP_DIR/tracked.list
+{ cat "$tracked" 2>/dev/null || true; printf '%s\n' "${overlay[@]}" "${patched[@]}"; } |
+	sed '/^$/d' | sort -u > "$tracked.new"
+while IFS= read -r f; do
+	s=$STAGING/$f
+	d=$KP_SRC/$f
+	if ! [ -f "$s" ] || ! [ -f "$d" ]; then
+		continue
+	fi
+	if cmp -s "$s" "$d"; then
+		if [ "$d" -nt "$s" ]; then
+			unshare_file "$s"
+			touch -r "$d" "$s"
+		fi
+	elif ! [ "$s" -nt "$d" ]; then
+		note "changed but not newer, touched: $f"
+		unshare_file "$s"
+		touch "$s"
+	fi
+done < "$tracked.new"
+mv "$tracked.new" "$tracked"
+
+mkdir -p "$KP_SRC"
+rsync -a --delete "$STAGING/" "$KP_SRC/"
+rm -rf "$STAGING"
+
+note "$KP_FLAVOUR: ${#overlay[@]} overlay files, ${#patched[@]} patched files, $(( $(now) - start )) s"

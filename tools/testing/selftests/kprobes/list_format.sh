@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# list_format.sh - the format of /sys/kernel/debug/kprobes/list.
+#
+# Each registered probe is one line: its address (16 hex digits), its type
+# ("k" kprobe, "r" kretprobe), symbol+offset (and the module, if any), then
+# status tags: [GONE], [DISABLED], [OPTIMIZED], [FTRACE].  The probes are
+# made through kprobe events on vfs_read, which are registered disabled
+# until the event is enabled.
+
+set -u
+cd "$(dirname "$0")" || exit 1
+. ./common.inc
+
+require_root
+require_kprobes_debugfs
+require_kprobe_events
+
+cleanup()
+{
+	kp_cleanup_events
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+cleanup
+
+# An entry probe lands on vfs_read+0, or after the ENDBR (+4) with IBT.
+KLINE='^[0-9a-f]{16}  k  vfs_read\+0x[04]( |$)'
+RLINE='^[0-9a-f]{16}  r  vfs_read\+0x[04]( |$)'
+
+check "no probe on vfs_read before the test" \
+	[ "$(list_count '  [kr]  vfs_read\+')" -eq 0 ]
+
+if ! ev_add "p:$GROUP/vfsr vfs_read"; then
+	fail "create kprobe event p:$GROUP/vfsr vfs_read"
+	finish
+fi
+pass "create kprobe event p:$GROUP/vfsr vfs_read"
+
+line=$(list_lines "$KLINE")
+diag "list: $line"
+check "one 'k' line for vfs_read" [ "$(list_count "$KLINE")" -eq 1 ]
+case $line in
+*'[DISABLED]'*)	pass "a disabled event's probe is tagged [DISABLED]" ;;
+*)		fail "a disabled event's probe is tagged [DISABLED]" ;;
+esac
+case $line in
+*'[GONE]'*)	fail "a live probe is not tagged [GONE]" ;;
+*)		pass "a live probe is not tagged [GONE]" ;;
+esac
+
+# The address column is where the probe is: vfs_read plus the offset shown.
+base=$(ksym_addr vfs_read)
+if [ -n "$base" ] && [ -n "$line" ]; then
+	addr=${line%% *}
+	off=$(echo "$line" | sed -n 's/.*vfs_read+\(0x[0-9a-f]*\).*/\1/p')
+	check "address column $addr = vfs_read ($base) + $off" \
+		addr_is "$addr" "$base" "$off"
+else
+	skip "address column (no address for vfs_read in /proc/kallsyms)"
+fi
+
+# Enabled: the tag goes, the probe fires.
+if ev_enable vfsr 1; then
+	pass "enable event $GROUP/vfsr"
+else
+	fail "enable event $GROUP/vfsr"
+fi
+workload
+line=$(list_lines "$KLINE")
+diag "list: $line"
+case $line in
+'')		fail "the enabled probe is still listed" ;;
+*'[DISABLED]'*)	fail "an enabled probe is not tagged [DISABLED]" ;;
+*)		pass "an enabled probe is not tagged [DISABLED]" ;;
+esac
+hits=$(ev_hits vfsr)
+check "the enabled probe fired (hits=${hits:-none})" [ "${hits:-0}" -gt 0 ]
+
+# With KPROBES_ON_FTRACE an entry probe on a traceable function uses ftrace.
+if grep -q '^vfs_read$' "$TRACEFS/available_filter_functions" 2>/dev/null; then
+	case $line in
+	*'[FTRACE]'*)	pass "entry probe on a traceable function is [FTRACE]" ;;
+	*)		fail "entry probe on a traceable function is [FTRACE]" ;;
+	esac
+else
+	skip "[FTRACE] tag (vfs_read is not in available_filter_functions)"
+fi
+
+# A return probe on the same function: an "r" line beside the "k" line.
+if ev_add "r:$GROUP/vfsrr vfs_read"; then
+	pass "create kretprobe event r:$GROUP/vfsrr vfs_read"
+	rline=$(list_lines "$RLINE")
+	diag "list: $rline"
+	check "one 'r' line for vfs_read" [ "$(list_count "$RLINE")" -eq 1 ]
+	check "the 'k' line is still there" [ "$(list_count "$KLINE")" -eq 1 ]
+	case $rline in
+	*'[DISABLED]'*)	pass "the disabled kretprobe is tagged [DISABLED]" ;;
+	*)		fail "the disabled kretprobe is tagged [DISABLED]" ;;
+	esac
+	kaddr=$(list_lines "$KLINE" | cut -d' ' -f1)
+	check "kprobe and kretprobe on one function share the address" \
+		[ "${rline%% *}" = "$kaddr" ]
+	ev_enable vfsrr 1
+	workload
+	case $(list_lines "$RLINE") in
+	*'[DISABLED]'*)	fail "the enabled kretprobe is not tagged [DISABLED]" ;;
+	'')		fail "the enabled kretprobe is still listed" ;;
+	*)		pass "the enabled kretprobe is not tagged [DISABLED]" ;;
+	esac
+	hits=$(ev_hits vfsrr)
+	check "the kretprobe fired (hits=${hits:-none})" [ "${hits:-0}" -gt 0 ]
+else
+	fail "create kretprobe event r:$GROUP/vfsrr vfs_read"
+fi
+
+# Every line of the list has the documented shape.
+bad=$(grep -v -E '^[0-9a-f]{16}  [kr]  [^ ]+' "$KPDIR/list")
+check "every list line is 'ADDR  TYPE  SYMBOL+OFF ...'" [ -z "$bad" ]
+[ -z "$bad" ] || diag "bad lines: $bad"
+
+# Removing the events removes the lines.
+cleanup
+check "no probe on vfs_read after the events are removed" \
+	[ "$(list_count '  [kr]  vfs_read\+')" -eq 0 ]
+
+finish

@@ -1,0 +1,221 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# module_gone.sh - probes on module text, and what happens when it goes.
+#
+# A probe on a module function is listed with the module's name and fires
+# when the function runs.  When the module is unloaded the probe stays
+# registered but is tagged [GONE] and never fires again; unregistering it
+# later works.  Kprobe events on the module come back to life when it is
+# loaded again.  Checked for kprobe and kretprobe events, and for
+# register_kprobe()/register_kretprobe() users (the sample modules).
+#
+# The target is kprobes_test_target.ko, which calls its kpt_target() N times
+# when N is written to its "calls" parameter, so hits can be counted
+# exactly.  Without it, a function of kretprobe_example.ko (run on every
+# fork) is used instead, and hits are only checked to happen.
+
+set -u
+cd "$(dirname "$0")" || exit 1
+. ./common.inc
+
+require_root
+require_kprobes_debugfs
+require_kprobe_events
+
+KP_KO=$(find_ko kprobe_example) || KP_KO=
+KRP_KO=$(find_ko kretprobe_example) || KRP_KO=
+if MOD_KO=$(find_ko kprobes_test_target); then
+	MOD=kprobes_test_target
+	FN=kpt_target
+	EXACT=1
+elif [ -n "$KRP_KO" ]; then
+	MOD=kretprobe_example
+	MOD_KO=$KRP_KO
+	FN=
+	EXACT=0
+	diag "no kprobes_test_target.ko: probing kretprobe_example instead"
+else
+	skip_all "no kprobes_test_target.ko or kretprobe_example.ko"
+fi
+
+cleanup()
+{
+	kp_cleanup_events
+	unload kprobe_example
+	unload kretprobe_example
+	unload "$MOD"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+cleanup
+
+# run_target N - make the target function run (N times, if EXACT).
+run_target()
+{
+	if [ "$EXACT" = 1 ]; then
+		echo "$1" > "/sys/module/$MOD/parameters/calls"
+	else
+		workload
+	fi
+}
+
+# hits_grew NAME BEFORE N - did event NAME get N more hits (EXACT), or any?
+# shellcheck disable=SC2317 # called through check
+hits_grew()
+{
+	kp_h=$(ev_hits "$1")
+	if [ "$EXACT" = 1 ]; then
+		[ "${kp_h:-0}" -eq $(($2 + $3)) ]
+	else
+		[ "${kp_h:-0}" -gt "$2" ]
+	fi
+}
+
+# gone_at ADDR - is the list line at ADDR tagged [GONE]?
+# shellcheck disable=SC2317 # called through check
+gone_at()
+{
+	list_lines "^$1 " | grep -q '\[GONE\]'
+}
+
+# The fallback target: a function of kretprobe_example that kprobe events
+# accept (not its init/exit code, not a blacklisted one) and that runs.
+pick_function()
+{
+	# shellcheck disable=SC2013 # symbol names have no blanks
+	for f in $(awk -v m="[$MOD]" '$4 == m && $2 ~ /^[tT]$/ { print $3 }' \
+			/proc/kallsyms |
+		   grep -v -E '^__(pfx|cfi)_|\.|^(init|cleanup)_module$|_(init|exit)$'); do
+		ev_add "p:$GROUP/pick $MOD:$f" || continue
+		ev_enable pick 1
+		workload
+		h=$(ev_hits pick)
+		kp_cleanup_events
+		if [ "${h:-0}" -gt 0 ]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+insmod "$MOD_KO" || { fail "load $MOD"; finish; }
+pass "load $MOD"
+if [ -z "$FN" ]; then
+	FN=$(pick_function) ||
+		skip_all "no function of $MOD takes a kprobe event and runs"
+fi
+diag "target: $MOD:$FN"
+KRE="^[0-9a-f]{16}  k  $FN\\+0x[0-9a-f]+"
+RRE="^[0-9a-f]{16}  r  $FN\\+0x[0-9a-f]+"
+
+# ---- kprobe events on module text -------------------------------------------
+
+check "kprobe event on $MOD:$FN" ev_add "p:$GROUP/mk $MOD:$FN"
+check "kretprobe event on $MOD:$FN" ev_add "r:$GROUP/mr $MOD:$FN"
+ev_enable mk 1
+ev_enable mr 1
+kline=$(list_lines "$KRE")
+rline=$(list_lines "$RRE")
+diag "list: $kline"
+diag "list: $rline"
+case $kline in
+*"$MOD"*)	pass "the list names the module of the kprobe" ;;
+*)		fail "the list names the module of the kprobe" ;;
+esac
+case $rline in
+*"$MOD"*)	pass "the list names the module of the kretprobe" ;;
+*)		fail "the list names the module of the kretprobe" ;;
+esac
+KADDR=${kline%% *}
+RADDR=${rline%% *}
+
+hk=$(ev_hits mk)
+hr=$(ev_hits mr)
+check "the probed module function still works" run_target 5
+check "the kprobe on module text fires ($hk -> $(ev_hits mk))" hits_grew mk "${hk:-0}" 5
+check "the kretprobe on module text fires ($hr -> $(ev_hits mr))" hits_grew mr "${hr:-0}" 5
+
+check "unload $MOD with probes on it" unload "$MOD"
+if [ -n "$KADDR" ]; then
+	check "the kprobe at $KADDR is tagged [GONE]" gone_at "$KADDR"
+fi
+if [ -n "$RADDR" ]; then
+	check "the kretprobe at $RADDR is tagged [GONE]" gone_at "$RADDR"
+fi
+check "both events still exist" \
+	[ "$(grep -c -E "^[pr][0-9]*:$GROUP/m[kr] " "$TRACEFS/kprobe_events")" -eq 2 ]
+hk=$(ev_hits mk)
+hr=$(ev_hits mr)
+workload
+check "the gone kprobe does not fire" [ "$(ev_hits mk)" -eq "${hk:-0}" ]
+check "the gone kretprobe does not fire" [ "$(ev_hits mr)" -eq "${hr:-0}" ]
+
+# Loading the module again brings the events back on the new text.
+if insmod "$MOD_KO"; then
+	pass "load $MOD again"
+	for re in "$KRE" "$RRE"; do
+		line=$(list_lines "$re")
+		diag "list: $line"
+		case $line in
+		''|*'[GONE]'*)	fail "the event is registered again: $line" ;;
+		*)		pass "the event is registered again: ${line%% *}" ;;
+		esac
+	done
+	check "no [GONE] probe is left" [ "$(list_count '\[GONE\]')" -eq 0 ]
+	hk=$(ev_hits mk)
+	hr=$(ev_hits mr)
+	run_target 3
+	check "the kprobe event fires again" hits_grew mk "${hk:-0}" 3
+	check "the kretprobe event fires again" hits_grew mr "${hr:-0}" 3
+else
+	fail "load $MOD again"
+fi
+kp_cleanup_events
+check "removing the events removes their probes" \
+	[ "$(list_count "  [kr]  $FN\\+")" -eq 0 ]
+
+# ---- register_kprobe()/register_kretprobe() users on module text --------------
+
+# user_test MODULE KO PARAM TYPE
+user_test()
+{
+	umod=$1 uko=$2 upar=$3 utype=$4
+
+	is_loaded "$MOD" || insmod "$MOD_KO"
+	if ! insmod "$uko" "$upar=$FN"; then
+		fail "$umod $upar=$FN loads"
+		return
+	fi
+	pass "$umod $upar=$FN loads"
+	line=$(list_lines "^[0-9a-f]{16}  $utype  $FN\\+0x[0-9a-f]+")
+	diag "list: $line"
+	addr=${line%% *}
+	check "$umod's probe is listed" [ -n "$addr" ]
+	mark="kpsel-mark-$$-$umod"
+	echo "$mark" > /dev/kmsg
+	run_target 4
+	n=$(dmesg | sed -n "/$mark/,\$p" | grep -c "$FN")
+	check "$umod's probe fires ($n log lines)" [ "$n" -ge 1 ]
+
+	check "unload $MOD under $umod's probe" unload "$MOD"
+	[ -n "$addr" ] && check "$umod's probe is tagged [GONE]" gone_at "$addr"
+	workload
+	check "unload $umod (unregister a gone probe)" unload "$umod"
+	[ -n "$addr" ] &&
+		check "the gone probe left the list" [ "$(list_count "^$addr  $utype ")" -eq 0 ]
+}
+
+if [ -n "$KP_KO" ] && [ "$MOD" != kprobe_example ]; then
+	user_test kprobe_example "$KP_KO" symbol k
+else
+	skip "register_kprobe() on module text (no kprobe_example.ko)"
+fi
+if [ -n "$KRP_KO" ] && [ "$MOD" != kretprobe_example ]; then
+	user_test kretprobe_example "$KRP_KO" func r
+else
+	skip "register_kretprobe() on module text (no separate target module)"
+fi
+
+finish

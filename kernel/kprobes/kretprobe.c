@@ -250,6 +250,7 @@ static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 	 */
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
 		kretprobe_recycle(ri);
+		/* Statistics: a lost increment under a race is acceptable. */
 		data_race(rp->nmissed++);
 		kretprobe_count(&rp->missed_refused);
 		return 0;

@@ -216,21 +216,11 @@ static nokprobe_inline bool kprobe_is_step_end(struct kprobe *p,
 static void kprobe_insn_done(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
-	kprobe_post_handler_t post;
-
 	if (kcb->state == KPROBE_CPU_REENTERED) {
 		kprobe_pop(kcb);
 		return;
 	}
-	/*
-	 * The site's post dispatcher comes and goes with its members (another
-	 * CPU may clear it right now): read it once.
-	 */
-	post = READ_ONCE(p->post_handler);
-	if (post) {
-		kprobe_set_state(kcb, KPROBE_CPU_POST);
-		post(p, regs, 0);
-	}
+	kprobe_run_post(p, regs, kcb);
 	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
 }

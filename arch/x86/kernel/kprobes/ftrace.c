@@ -39,7 +39,6 @@ static void kprobe_ftrace_hit(struct kprobe *p, struct pt_regs *regs,
 			      unsigned long ip)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	kprobe_post_handler_t post;
 
 	__this_cpu_write(current_kprobe, p);
 	kprobe_set_state(kcb, KPROBE_CPU_HANDLER);
@@ -48,12 +47,7 @@ static void kprobe_ftrace_hit(struct kprobe *p, struct pt_regs *regs,
 	if (!p->pre_handler || !p->pre_handler(p, regs)) {
 		/* As if the call had run: ftrace resumes right after it. */
 		regs->ip = ip + MCOUNT_INSN_SIZE;
-		/* Read once: another CPU may clear it as members leave. */
-		post = READ_ONCE(p->post_handler);
-		if (post) {
-			kprobe_set_state(kcb, KPROBE_CPU_POST);
-			post(p, regs, 0);
-		}
+		kprobe_run_post(p, regs, kcb);
 	}
 	/* Otherwise a handler chose regs->ip, and ftrace resumes there. */
 

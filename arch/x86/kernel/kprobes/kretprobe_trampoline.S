@@ -32,6 +32,8 @@
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
 
+#include "asm-regs.h"
+
 	.code64
 	.section .text, "ax"
 
@@ -50,21 +52,7 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	pushq	$__KERNEL_CS
 	pushq	$arch_kretprobe_trampoline
 	pushq	$-1
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	KPROBE_PUSH_GPRS
 	movq	$__KERNEL_DS, SS(%rsp)
 	leaq	FRAME_SIZE+8(%rsp), %rax
 	movq	%rax, RSP(%rsp)
@@ -74,21 +62,7 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	call	arch_kretprobe_trampoline_callback
 	movq	%rax, FRAME_SIZE(%rsp)
 
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	KPROBE_POP_GPRS
 	/* Past orig_ax, ip and cs to the flags; then past sp and ss. */
 	leaq	24(%rsp), %rsp
 	popfq

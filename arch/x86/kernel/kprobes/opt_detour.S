@@ -39,6 +39,8 @@
 #include <asm/smap.h>
 #include <asm/unwind_hints.h>
 
+#include "asm-regs.h"
+
 	.code64
 	.section .text, "ax"
 
@@ -56,21 +58,7 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	pushq	$__KERNEL_CS
 	/* pt_regs::ip and ::orig_ax are filled in below */
 	leaq	-16(%rsp), %rsp
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	KPROBE_PUSH_GPRS
 	UNWIND_HINT_REGS
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
@@ -98,21 +86,7 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	/* From here on the stack unwinds like the probed context: unknown. */
 	UNWIND_HINT_UNDEFINED
 
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	KPROBE_POP_GPRS
 	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
 	leaq	24(%rsp), %rsp
 	popfq

@@ -130,6 +130,23 @@ int kprobe_relocate_insn(struct kprobe_decoded *d, unsigned long from,
 /* core.c: the only way to change kprobe_ctlblk::state outside push/pop */
 void kprobe_set_state(struct kprobe_ctlblk *kcb, u8 state);
 
+/*
+ * Run @p's post handler, if it has one, in state POST.  The site's post
+ * dispatcher comes and goes with its members (another CPU may clear it
+ * right now), so it is read once.
+ */
+static nokprobe_inline void kprobe_run_post(struct kprobe *p,
+					    struct pt_regs *regs,
+					    struct kprobe_ctlblk *kcb)
+{
+	kprobe_post_handler_t post = READ_ONCE(p->post_handler);
+
+	if (post) {
+		kprobe_set_state(kcb, KPROBE_CPU_POST);
+		post(p, regs, 0);
+	}
+}
+
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The general-purpose part of a struct pt_regs, pushed and popped by the
+ * kprobes trampolines (kretprobe_trampoline.S, opt_detour.S).  The order
+ * is struct pt_regs' from di down to r15, so that after
+ * KPROBE_PUSH_GPRS the stack pointer is a struct pt_regs *.
+ *
+ * Assembler only: included by .S files.
+ */
+#ifndef _X86_KPROBES_ASM_REGS_H
+#define _X86_KPROBES_ASM_REGS_H
+
+#ifdef __ASSEMBLY__
+.macro KPROBE_PUSH_GPRS
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+.endm
+
+.macro KPROBE_POP_GPRS
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+.endm
+
+#endif /* __ASSEMBLY__ */
+
+#endif /* _X86_KPROBES_ASM_REGS_H */

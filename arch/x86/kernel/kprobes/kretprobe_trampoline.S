@@ -32,7 +32,7 @@
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
 
-#include "asm-regs.h"
+#include "regs-macros.S"
 
 	.code64
 	.section .text, "ax"

@@ -39,7 +39,7 @@
 #include <asm/smap.h>
 #include <asm/unwind_hints.h>
 
-#include "asm-regs.h"
+#include "regs-macros.S"
 
 	.code64
 	.section .text, "ax"

@@ -5,10 +5,10 @@
  * is struct pt_regs' from di down to r15, so that after
  * KPROBE_PUSH_GPRS the stack pointer is a struct pt_regs *.
  *
- * Assembler only: included by .S files.
+ * Assembler only: included by those .S files, never built on its own.
  */
-#ifndef _X86_KPROBES_ASM_REGS_H
-#define _X86_KPROBES_ASM_REGS_H
+#ifndef _X86_KPROBES_REGS_MACROS_S
+#define _X86_KPROBES_REGS_MACROS_S
 
 #ifdef __ASSEMBLY__
 .macro KPROBE_PUSH_GPRS
@@ -49,4 +49,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* _X86_KPROBES_ASM_REGS_H */
+#endif /* _X86_KPROBES_REGS_MACROS_S */

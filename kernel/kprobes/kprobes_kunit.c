@@ -28,6 +28,8 @@
 
 #include <kunit/test.h>
 #include <linux/bsearch.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/extable.h>
 #include <linux/ftrace.h>
@@ -35,9 +37,11 @@
 #include <linux/kprobes.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
+#include <linux/llist.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/sizes.h>
 #include <linux/sort.h>
 #include <linux/stringhash.h>
@@ -1787,8 +1791,162 @@ static void krpt_recursion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
 }
 
-/* One instance for three nested calls: the nested two are missed. */
+/*
+ * Calls of kpkt_inflight() from kthreads.  A worker makes @calls calls; the
+ * one worker kpkt_gated points to stops inside its call, its instance
+ * taken, until the case opens the gate, and then returns or, with @exit,
+ * exits right there so that its instance never comes back by the
+ * trampoline.
+ */
+struct kpkt_worker {
+	struct task_struct *task;
+	unsigned int calls;
+	long want;
+	int wrong;
+	bool exit;
+	struct completion inside;
+	struct completion open;
+	struct completion done;
+};
+
+static struct kpkt_worker *kpkt_gated;
+
+/* The kpkt_inflight_hook of the cases that use a gated worker. */
+static void kpkt_gate_hook(void)
+{
+	struct kpkt_worker *w = READ_ONCE(kpkt_gated);
+	bool exit;
+
+	if (!w || w->task != current)
+		return;
+	exit = w->exit;
+	complete(&w->inside);
+	wait_for_completion(&w->open);
+	if (exit)
+		kthread_exit(0);
+}
+
+static int kpkt_worker_fn(void *data)
+{
+	struct kpkt_worker *w = data;
+	unsigned int i;
+
+	for (i = 0; i < w->calls; i++)
+		if (kpkt_call(kpkt_inflight, 9) != w->want)
+			w->wrong++;
+	complete(&w->done);
+	return 0;
+}
+
+/*
+ * Let @w go and wait until it has exited: only then is it sure not to
+ * touch @w (even a completion it waited on) any more.  The kthread exits
+ * by itself, so kthread_stop() is not used; exit_state is set once the
+ * task is past everything it ran of ours.
+ */
+static void kpkt_worker_reap(void *data)
+{
+	struct kpkt_worker *w = data;
+	unsigned long deadline = jiffies + 60 * HZ;
+
+	complete_all(&w->open);
+	while (!READ_ONCE(w->task->exit_state) && time_before(jiffies, deadline))
+		msleep(20);
+	WARN_ON(!READ_ONCE(w->task->exit_state));
+	put_task_struct(w->task);
+}
+
+static struct kpkt_worker *kpkt_worker_new(struct kunit *test,
+					   unsigned int calls, long want)
+{
+	struct kpkt_worker *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->calls = calls;
+	w->want = want;
+	init_completion(&w->inside);
+	init_completion(&w->open);
+	init_completion(&w->done);
+	return w;
+}
+
+/* Start @w on @cpu (anywhere if @cpu >= nr_cpu_ids); reaped at case end. */
+static void kpkt_worker_run(struct kunit *test, struct kpkt_worker *w,
+			    unsigned int cpu)
+{
+	struct task_struct *tsk;
+
+	tsk = kthread_create(kpkt_worker_fn, w, "kpkt_worker");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tsk));
+	if (cpu < nr_cpu_ids)
+		kthread_bind(tsk, cpu);
+	/* Kept until kpkt_worker_reap(): the cases look at the dead task. */
+	w->task = get_task_struct(tsk);
+	wake_up_process(tsk);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpkt_worker_reap,
+							w), 0);
+}
+
+static void kpkt_worker_wait(struct kunit *test, struct completion *c,
+			     const char *what)
+{
+	KUNIT_ASSERT_NE_MSG(test, wait_for_completion_timeout(c, 30 * HZ), 0,
+			    "worker %s", what);
+}
+
+/*
+ * The only instance is held by a call asleep on one CPU while another
+ * thread calls the function on the other CPU: each of those calls misses,
+ * without its entry handler, and nothing else does.
+ */
 static void krpt_pool_exhausted(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
+	long want = kpkt_call(kpkt_inflight, 9);
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	unsigned int other = cpumask_next(cpu, cpu_online_mask);
+	struct kpkt_worker *blocker, *caller;
+	const int misses = 5;
+
+	/* With one CPU the blocker sleeps anyway; only the placement differs. */
+	if (other >= nr_cpu_ids)
+		other = cpu;
+	kr->rp.maxactive = 1;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
+
+	blocker = kpkt_worker_new(test, 1, want);
+	WRITE_ONCE(kpkt_gated, blocker);
+	kpkt_worker_run(test, blocker, cpu);
+	kpkt_worker_wait(test, &blocker->inside, "never entered the target");
+
+	caller = kpkt_worker_new(test, misses, want);
+	kpkt_worker_run(test, caller, other);
+	kpkt_worker_wait(test, &caller->done, "calls did not finish");
+	KUNIT_EXPECT_EQ(test, caller->wrong, 0);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, misses);
+	KUNIT_EXPECT_EQ(test, kr->rp.missed_empty, misses);
+	KUNIT_EXPECT_EQ(test, kr->rp.kp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+
+	/* The blocked call returns through the trampoline and is reported. */
+	complete_all(&blocker->open);
+	kpkt_worker_wait(test, &blocker->done, "did not return");
+	KUNIT_EXPECT_EQ(test, blocker->wrong, 0);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 1);
+	KUNIT_EXPECT_EQ(test, kr->arg[0], 9L);
+	KUNIT_EXPECT_EQ(test, kr->ret[0], want);
+
+	/* Its instance is back: the next call is tracked, no new miss. */
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 2);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, misses);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
+}
+
+/* One instance for three nested calls: the nested two are missed. */
+static void krpt_pool_exhausted_nested(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_rsum", true);
 
@@ -1860,6 +2018,95 @@ static void krpt_unregister_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
 }
 
+/*
+ * Unregistered while another task sleeps inside the function: that call
+ * returns later with the right value and no handler runs for it.
+ */
+static void krpt_unregister_sleeper(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
+	long want = kpkt_call(kpkt_inflight, 9);
+	struct kpkt_worker *w;
+
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
+	w = kpkt_worker_new(test, 1, want);
+	WRITE_ONCE(kpkt_gated, w);
+	kpkt_worker_run(test, w, nr_cpu_ids);
+	kpkt_worker_wait(test, &w->inside, "never entered the target");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+
+	kpkt_ret_unregister(test, kr);
+	complete_all(&w->open);
+	kpkt_worker_wait(test, &w->done, "did not return");
+	KUNIT_EXPECT_EQ(test, w->wrong, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
+
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+}
+
+/*
+ * A kthread exits inside the function, so its instance never returns by
+ * the trampoline.  kprobe_flush_task() must hand it back when the task is
+ * freed: with a single instance, the call made meanwhile misses and the
+ * one made after the task is gone is tracked.
+ */
+static void krpt_task_exit_in_flight(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
+	long want = kpkt_call(kpkt_inflight, 9);
+	unsigned long deadline;
+	struct kpkt_worker *w;
+	struct llist_head *left;
+
+	kr->rp.maxactive = 1;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
+	w = kpkt_worker_new(test, 1, want);
+	w->exit = true;
+	WRITE_ONCE(kpkt_gated, w);
+	kpkt_worker_run(test, w, nr_cpu_ids);
+	kpkt_worker_wait(test, &w->inside, "never entered the target");
+
+	/* The worker holds the only instance. */
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+
+	/*
+	 * Let it exit, then wait until its task_struct has been released
+	 * (an RCU callback after its last schedule): that is where the
+	 * instance is flushed.  The worker's reference keeps the struct.
+	 */
+	complete_all(&w->open);
+	left = &w->task->kretprobe_instances;
+	deadline = jiffies + 30 * HZ;
+	while (!llist_empty(left) && time_before(jiffies, deadline)) {
+		rcu_barrier();
+		msleep(20);
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, llist_empty(left),
+			      "the dead task's instance was not reclaimed");
+	KUNIT_EXPECT_NE(test, READ_ONCE(w->task->exit_state), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+
+	/* Back in the pool: tracked, no new miss. */
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 2);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 1);
+	KUNIT_EXPECT_EQ(test, kr->arg[0], 9L);
+	KUNIT_EXPECT_EQ(test, kr->ret[0], want);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, kr->rp.missed_empty, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
+
+	kpkt_ret_unregister(test, kr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
+}
+
 static void krpt_batch_rollback(struct kunit *test)
 {
 	struct kpkt_ret *good = kpkt_ret_new(test, "kpkt_arith", true);
@@ -1890,6 +2137,7 @@ static int krpt_case_init(struct kunit *test)
 	WRITE_ONCE(kpkt_inflight_hook, NULL);
 	kpkt_inflight_test = NULL;
 	kpkt_inflight_kr = NULL;
+	WRITE_ONCE(kpkt_gated, NULL);
 	return 0;
 }
 
@@ -1902,8 +2150,11 @@ static struct kunit_case krpt_cases[] = {
 	KUNIT_CASE(krpt_shared_function),
 	KUNIT_CASE(krpt_recursion),
 	KUNIT_CASE(krpt_pool_exhausted),
+	KUNIT_CASE(krpt_pool_exhausted_nested),
 	KUNIT_CASE(krpt_disable_enable),
 	KUNIT_CASE(krpt_unregister_in_flight),
+	KUNIT_CASE(krpt_unregister_sleeper),
+	KUNIT_CASE(krpt_task_exit_in_flight),
 	KUNIT_CASE(krpt_batch_rollback),
 	{}
 };

@@ -7,13 +7,14 @@
 BASE		?= /usr/src/linux-source-6.12.tar.xz
 BUILD		?= build
 BASELINE	?=
+PREEMPT		?=
 JOBS		?= $(shell nproc)
 
-export BASE BUILD BASELINE JOBS
+export BASE BUILD BASELINE JOBS PREEMPT
 # Optional knobs, passed to the scripts when set (see "make help").
 export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter 1,$(PREEMPT)),-preempt)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
@@ -31,13 +32,14 @@ help:
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
 	@echo '  shell      boot to an interactive shell on the serial console'
-	@echo '  bench      (not implemented yet)'
+	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench.csv, .svg'
 	@echo '  clean      remove the flavour directories (keep the base extraction)'
 	@echo '  distclean  remove $(BUILD)/ entirely'
 	@echo 'Variables:'
 	@echo '  BASE=      base kernel tarball or source directory [$(BASE)]'
 	@echo '  BUILD=     output directory [$(BUILD)]'
 	@echo '  BASELINE=1 upstream kprobes instead of ours, same config and tests'
+	@echo '  PREEMPT=1  CONFIG_PREEMPT=y config (+ kprobes-test-preempt.config), *-preempt dirs'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
 	@echo '  TIMEOUT=   seconds before a boot counts as hung [900; shell: none]'
 	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
@@ -71,12 +73,13 @@ check: initramfs
 shell: initramfs
 	@$(T)/boot.sh shell
 
-bench:
-	@echo 'bench: not implemented yet'
-	@exit 1
+# Builds and boots both flavours itself (BASELINE= does not apply).
+bench: deps
+	@$(T)/bench.sh
 
 clean:
-	rm -rf $(BUILD)/ours $(BUILD)/baseline
+	rm -rf $(BUILD)/ours $(BUILD)/baseline $(BUILD)/ours-preempt \
+		$(BUILD)/baseline-preempt
 
 distclean:
 	rm -rf $(BUILD)

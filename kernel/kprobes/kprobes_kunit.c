@@ -1378,8 +1378,15 @@ static int kpkt_stress_thread(void *data)
 				if (kpkt_call(s->ref[j].fn, kpkt_args[i]) !=
 				    s->ref[j].want[i])
 					atomic_inc(&s->wrong);
-		atomic_long_inc(&s->calls);
-		cond_resched();
+		/*
+		 * Sleep now and then: on a fully preemptible kernel
+		 * cond_resched() is a no-op, and the optimizer's RCU-tasks
+		 * grace period needs this thread to switch voluntarily.
+		 */
+		if (!(atomic_long_inc_return(&s->calls) % 64))
+			usleep_range(50, 100);
+		else
+			cond_resched();
 	}
 	return 0;
 }

@@ -3,9 +3,10 @@
 #
 # boot.sh MODE - boot the flavour's kernel and initramfs in QEMU.
 #
-# MODE is run, check or shell (the guest's /init reads it as kp.mode=).  The
-# serial console goes to stdout and to $BUILD/<flavour>/console.log; how the
-# boot ended goes to $BUILD/<flavour>/boot.result for parse.py.
+# MODE is run, check, bench or shell (the guest's /init reads it as
+# kp.mode=).  The serial console goes to stdout and to
+# $BUILD/<flavour>/console.log; how the boot ended goes to
+# $BUILD/<flavour>/boot.result for parse.py.
 #
 # Environment:
 #   TIMEOUT=SECS     stop QEMU after SECS (default 900; none for shell)
@@ -32,9 +33,9 @@
 
 MODE=${1:-run}
 case $MODE in
-run|check)	TIMEOUT=${TIMEOUT:-900} ;;
+run|check|bench)	TIMEOUT=${TIMEOUT:-900} ;;
 shell)		TIMEOUT=${TIMEOUT:-0} ;;
-*)		die "unknown mode '$MODE' (run, check or shell)" ;;
+*)		die "unknown mode '$MODE' (run, check, bench or shell)" ;;
 esac
 # Single-threaded TCG: with one host thread per vCPU (MTTCG), QEMU 7.2 lets
 # a vCPU run code another vCPU has just patched back, and upstream's own
@@ -45,9 +46,13 @@ DUMP_LEAD=30
 
 KERNEL=$KP_OBJ/arch/x86/boot/bzImage
 INITRD=$KP_DIR/initramfs.cpio.gz
-CONSOLE=$KP_DIR/console.log
-RESULT=$KP_DIR/boot.result
-DUMP_LINE=$KP_DIR/hang-dump.line
+# A bench boot keeps files of its own (bench-console.log, ...), so that a
+# make check of the same flavour meanwhile does not overwrite them.
+P=
+[ "$MODE" = bench ] && P=bench-
+CONSOLE=$KP_DIR/${P}console.log
+RESULT=$KP_DIR/${P}boot.result
+DUMP_LINE=$KP_DIR/${P}hang-dump.line
 
 [ -f "$KERNEL" ] || die "no $KERNEL; run make build"
 [ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
@@ -113,7 +118,7 @@ if [ "$MODE" = shell ]; then
 	rc=$?
 	[ -t 0 ] && stty sane
 else
-	fifo=$KP_DIR/console.in
+	fifo=$KP_DIR/${P}console.in
 	rm -f "$fifo"
 	mkfifo "$fifo"
 	exec 7<>"$fifo"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# config.sh - configure $BUILD/<flavour>/obj from kernel/configs/kprobes-test.config.
+# config.sh - configure $BUILD/<flavour>/obj from kernel/configs/kprobes-test.config
+# (followed by kprobes-test-preempt.config with PREEMPT=1).
 #
 # The kernel is configured with
 #
@@ -19,8 +20,13 @@
 export LC_ALL=C
 
 ALLCONFIG=$KP_OBJ/kp-allconfig
+# The fragments merged (PREEMPT=1 adds the preemption one, see lib.sh).
+MERGED=$KP_OBJ/kp-fragments
+FRAGNAMES=$(for f in "${KP_FRAGMENTS[@]}"; do basename "$f"; done | xargs)
 
-[ -f "$KP_FRAGMENT" ] || die "no config fragment $KP_FRAGMENT"
+for f in "${KP_FRAGMENTS[@]}"; do
+	[ -f "$f" ] || die "no config fragment $f"
+done
 [ -f "$KP_SRC/Makefile" ] || die "no work tree $KP_SRC; run make prepare"
 
 # Does a Kconfig file of the work tree define symbol $1?
@@ -33,15 +39,16 @@ kconfig_defines()
 needs_config()
 {
 	[ -f "$KP_OBJ/.config" ] || return 0
-	cmp -s "$KP_FRAGMENT" "$ALLCONFIG" || return 0
+	cmp -s "$MERGED" "$ALLCONFIG" || return 0
 	# A changed Kconfig file (new overlay, patch) may change the result.
 	[ -n "$(find "$KP_SRC" -name 'Kconfig*' -newer "$KP_OBJ/.config" -print -quit)" ]
 }
 
 mkdir -p "$KP_OBJ"
+cat "${KP_FRAGMENTS[@]}" > "$MERGED"
 if needs_config; then
-	note "$KP_FLAVOUR: allnoconfig + $(basename "$KP_FRAGMENT")"
-	cp "$KP_FRAGMENT" "$ALLCONFIG.new"
+	note "$KP_FLAVOUR$KP_CONFIG: allnoconfig + $FRAGNAMES"
+	cp "$MERGED" "$ALLCONFIG.new"
 	kmake -s KCONFIG_ALLCONFIG="$ALLCONFIG.new" allnoconfig
 	mv "$ALLCONFIG.new" "$ALLCONFIG"
 fi
@@ -78,7 +85,7 @@ while IFS= read -r line; do
 		echo "config: $sym: fragment wants '${want:-not set}', .config has '${got:-not set}'" >&2
 		failed=1
 	fi
-done < "$KP_FRAGMENT"
-[ "$failed" = 0 ] || die "$KP_FLAVOUR: .config does not match $(basename "$KP_FRAGMENT")"
+done < "$MERGED"
+[ "$failed" = 0 ] || die "$KP_FLAVOUR$KP_CONFIG: .config does not match $FRAGNAMES"
 
-note "$KP_FLAVOUR: .config matches $(basename "$KP_FRAGMENT")"
+note "$KP_FLAVOUR$KP_CONFIG: .config matches $FRAGNAMES"

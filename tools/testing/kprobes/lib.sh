@@ -11,12 +11,14 @@
 #   BUILD     output directory (relative paths are relative to the repo root)
 #   BASELINE  1: build upstream's unmodified kprobes instead of ours
 #   JOBS      parallel kernel build jobs
+#   PREEMPT   1: the CONFIG_PREEMPT=y configuration (flavour dir *-preempt)
 #
 # Layout under $BUILD:
 #
 #   base-<version>/      pristine extraction of BASE, made once, never written
 #   base-id/             which tarball (path, size, mtime) holds which version
-#   ours/ baseline/      one directory per flavour:
+#   ours/ baseline/      one directory per flavour (ours-preempt/ and
+#                        baseline-preempt/ with PREEMPT=1):
 #     src/                 the kernel work tree (pristine + overlay + patches)
 #     obj/                 kbuild's O= object directory
 #     modroot/             modules_install output
@@ -48,10 +50,27 @@ case $BASELINE in
 		exit 2 ;;
 esac
 
-KP_DIR=$BUILD/$KP_FLAVOUR
+# PREEMPT=1: the second test configuration, full preemption.  The
+# fragment kprobes-test-preempt.config is merged after the main one, and
+# the flavour gets its own directory ($BUILD/ours-preempt,
+# $BUILD/baseline-preempt) so both configurations keep incremental builds.
+# KP_FLAVOUR stays "ours" or "baseline"; KP_CONFIG names the configuration.
+PREEMPT=${PREEMPT:-}
+case $PREEMPT in
+1)		KP_CONFIG=-preempt ;;
+''|0)		KP_CONFIG= ;;
+*)		echo "$KP_PROG: PREEMPT must be 1 or empty, not '$PREEMPT'" >&2
+		exit 2 ;;
+esac
+
+KP_DIR=$BUILD/$KP_FLAVOUR$KP_CONFIG
 KP_SRC=$KP_DIR/src
 KP_OBJ=$KP_DIR/obj
 KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
+# Every fragment of the configuration, merged in this order (later wins).
+KP_FRAGMENTS=("$KP_FRAGMENT")
+[ -n "$KP_CONFIG" ] &&
+	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test$KP_CONFIG.config")
 
 # Upstream's kprobes implementation, deleted from the "ours" work tree before
 # our overlay goes in (see prepare.sh).

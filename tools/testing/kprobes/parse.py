@@ -11,7 +11,12 @@
 #              (timestamped) console lines only
 #   ftrace     boot-time ftrace self-tests (FTRACE_STARTUP_TEST) that passed
 #   kselftest  the TAP that /init prints between "kp: tap begin" and
-#              "kp: tap end" (module load tests, tools/testing/selftests/kprobes)
+#              "kp: tap end" (module load tests, tools/testing/selftests/kprobes,
+#              the base's ftracetest over the kprobe cases)
+#   ftracetest the ftracetest cases once more: each flavour's results go to
+#              FLAVOUR_DIR/ftracetest.results; with both flavours' files the
+#              table test | baseline | ours is printed, and a case passing on
+#              the baseline but not on ours is a failure of ours
 #   console    failure reports in kernel messages (BUG, WARNING, Oops,
 #              lockdep, ...); one report counts once however many of its
 #              lines match; a stack dump outside any report counts too
@@ -312,6 +317,105 @@ def parse_guest(v, result, lines, tap_failures):
 		v.fail(f'guest: /init ended with status {statuses[-1]}')
 
 
+# ---- ftracetest: per-case results of each flavour, side by side ------------
+
+FTRACE_PREFIX = 'ftrace:'
+FTRACE_RESULTS = 'ftracetest.results'
+FTRACE_PASSING = ('PASS', 'XFAIL')
+
+
+def ftrace_case_results(lines):
+	"""{case: (result, reason)} from the "ftrace:CASE" TAP lines of /init.
+
+	/init writes "ok N ftrace:CASE" (PASS), "... # XFAIL", "... # SKIP
+	RESULT: reason" (UNSUPPORTED, UNTESTED, UNRESOLVED) and "not ok N
+	ftrace:CASE # RESULT" (FAIL, a timeout, ...).
+	"""
+	cases = {}
+	inside = False
+	for line in lines:
+		if line in (TAP_BEGIN, TAP_END):
+			inside = line == TAP_BEGIN
+			continue
+		m = TAP_RESULT.match(line) if inside else None
+		if not m or not m.group(3).startswith(FTRACE_PREFIX):
+			continue
+		notok, _, name, directive = m.groups()
+		case = name[len(FTRACE_PREFIX):]
+		directive = (directive or '').strip()
+		if directive.upper().startswith('SKIP'):
+			word, _, reason = directive[4:].strip().partition(':')
+			cases[case] = (word.strip() or 'SKIP', reason.strip())
+		elif notok and directive.startswith('FAIL'):
+			cases[case] = ('FAIL', directive[4:].lstrip(': '))
+		elif notok:
+			cases[case] = ('NORESULT', directive)
+		else:
+			cases[case] = (directive.upper() or 'PASS', '')
+	return cases
+
+
+def read_ftrace_results(path):
+	cases = {}
+	try:
+		with open(path) as f:
+			for line in f:
+				case, result, reason = (line.rstrip('\n').split('\t') +
+							['', ''])[:3]
+				cases[case] = (result, reason)
+	except OSError:
+		return None
+	return cases
+
+
+def parse_ftracetest(v, fdir, lines):
+	"""Write FLAVOUR_DIR/ftracetest.results; compare with the other flavour.
+
+	A case counts as a failure on its own only if it fails (the TAP line
+	is "not ok", counted by parse_tap).  With the results of both flavours
+	present, the table test | baseline | ours is printed; a case that fails
+	on the baseline too is no failure of ours (it is listed, with the
+	error, in the table), and for ours any case that passes on the
+	baseline but not on ours is a failure.
+	"""
+	cases = ftrace_case_results(lines)
+	if not cases:
+		return
+	with open(os.path.join(fdir, FTRACE_RESULTS), 'w') as f:
+		for case, (result, reason) in cases.items():
+			f.write(f'{case}\t{result}\t{reason}\n')
+	counts = {}
+	for result, _ in cases.values():
+		counts[result] = counts.get(result, 0) + 1
+	v.section('ftracetest', ', '.join(f'{n} {r}' for r, n in sorted(counts.items())))
+
+	top = os.path.dirname(os.path.normpath(fdir))
+	base = read_ftrace_results(os.path.join(top, 'baseline', FTRACE_RESULTS))
+	ours = read_ftrace_results(os.path.join(top, 'ours', FTRACE_RESULTS))
+	if base is None or ours is None:
+		print('---- ftracetest: no side-by-side table (run make check and '
+		      'make check BASELINE=1) ----')
+		return
+	is_ours = os.path.basename(os.path.normpath(fdir)) == 'ours'
+	width = max(len(c) for c in list(base) + list(ours))
+	print('---- ftracetest, kprobe cases: baseline vs ours ----')
+	print(f'{"test":<{width}}  {"baseline":<11} {"ours":<11} note')
+	for case in sorted(set(base) | set(ours), key=lambda c: (c not in ours, c)):
+		b, b_why = base.get(case, ('-', 'not run'))
+		o, o_why = ours.get(case, ('-', 'not run'))
+		note = o_why or b_why
+		if b in FTRACE_PASSING and o not in FTRACE_PASSING:
+			note = f'REGRESSION: passes on baseline; {note}'.rstrip('; ')
+			# A failing case counts once, as its "not ok" TAP line.
+			if is_ours and o not in ('FAIL', 'NORESULT'):
+				v.fail(f'ftracetest: {case}: {o} on ours, {b} on baseline')
+		if o in ('FAIL', 'NORESULT') and b in ('FAIL', 'NORESULT'):
+			note = f'fails on baseline too; {note}'.rstrip('; ')
+			tap = re.compile(rf'kselftest: not ok \d+ {re.escape(FTRACE_PREFIX + case)}( |$)')
+			v.failures = [f for f in v.failures if not tap.match(f)]
+		print(f'{case:<{width}}  {b:<11} {o:<11} {note}'.rstrip())
+
+
 def main():
 	if len(sys.argv) != 2:
 		sys.exit('usage: parse.py FLAVOUR_DIR')
@@ -330,6 +434,7 @@ def main():
 	before = len(v.failures)
 	parse_tap(v, lines)
 	tap_failures = len(v.failures) - before
+	parse_ftracetest(v, fdir, lines)
 	result = read_boot_result(v, fdir)
 	try:
 		dump = int(result.get('hang_dump_line') or len(lines))

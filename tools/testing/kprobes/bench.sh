@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - make bench: our kprobes against upstream's, same base, same
+# config, same machine, same run.
+#
+# For each flavour (baseline, then ours) this builds the kernel and the
+# initramfs (the benchmark module bench/kpbench.ko is built into it by
+# mkinitramfs.sh), boots it under QEMU with -icount shift=0 in
+# kp.mode=bench (boot.sh writes $BUILD/<flavour>/bench-console.log and
+# bench-boot.result).  bench.py then prints the table
+# "metric | baseline | ours | ratio" and writes $BUILD/bench.csv and
+# $BUILD/bench-scaling.svg.  The default config is compared: PREEMPT=1 is
+# ignored.
+#
+# The benchmark reports, it does not judge: the exit status is 0 when both
+# boots produced numbers, whatever the ratios.
+#
+# Environment (besides lib.sh's BASE, BUILD, JOBS, and boot.sh's TIMEOUT):
+#   BENCH_ITERS=N     calls per timing loop [20000]
+#   BENCH_REPS=N      timing loops per number, the fastest counts [3]
+#   BENCH_MASS=N      largest mass registration [10000]; 0 skips mass
+#                     registration and scaling
+#   BENCH_FLAVOURS=   which flavours to run ["baseline ours"]
+#   BENCH_NO_BUILD=1  boot what is built already
+
+# The flavour directories below are build/ours and build/baseline.
+export PREEMPT=
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+ITERS=${BENCH_ITERS:-20000}
+REPS=${BENCH_REPS:-3}
+MASS=${BENCH_MASS:-10000}
+FLAVOURS=${BENCH_FLAVOURS:-baseline ours}
+export TIMEOUT=${TIMEOUT:-1800}
+
+# tsc=reliable: under -icount the TSC counts guest instructions on both
+# CPUs alike, but the boot-time sync check can still call it unstable, and
+# a jiffies clocksource (4 ms steps) would make every per-hit number 0.
+# kunit.enable=0: the boot-time KUnit suites are make check's business.
+GUEST_ARGS="tsc=reliable kunit.enable=0 kpbench.iters=$ITERS kpbench.reps=$REPS kpbench.mass_max=$MASS"
+
+status=0
+for flavour in $FLAVOURS; do
+	case $flavour in
+	baseline)	bl=1 ;;
+	ours)		bl= ;;
+	*)		die "unknown flavour '$flavour' in BENCH_FLAVOURS" ;;
+	esac
+	dir=$BUILD/$flavour
+	rm -f "$dir/bench-console.log" "$dir/bench-boot.result"
+	if [ "${BENCH_NO_BUILD:-}" != 1 ]; then
+		for step in prepare config build mkinitramfs; do
+			if ! BASELINE=$bl "$KP_TOOLS/$step.sh"; then
+				note "$flavour: $step failed; no numbers for it"
+				status=1
+				continue 2
+			fi
+		done
+	fi
+	BASELINE=$bl ICOUNT=1 \
+		KP_APPEND="${KP_APPEND:+$KP_APPEND }$GUEST_ARGS" \
+		"$KP_TOOLS/boot.sh" bench |
+		grep -a --line-buffered -E 'kpbench,|^boot: |kp: bench' || true
+done
+
+"$KP_TOOLS/bench.py" "$BUILD" || status=1
+exit "$status"

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpbench - the kprobes benchmark module (make bench).
+ *
+ * Loading it runs every measurement from module_init and prints one line
+ * per result on the console:
+ *
+ *	kpbench,<metric>,<value>
+ *
+ * ns values are per probe hit, minus the cost of the same call unprobed;
+ * us values are elapsed times; kB values are memory per 1,000 probes.
+ * Only the public kprobes API is used, so the module builds and runs
+ * against our kprobes and against upstream's alike.
+ *
+ * Guest time comes from ktime_get_ns().  Under QEMU with -icount shift=0
+ * one virtual nanosecond is one guest instruction, so the numbers are
+ * instruction counts and do not depend on the host's load.
+ *
+ * Parameters:
+ *	iters=N		calls per timing loop (default 20000)
+ *	reps=N		timing loops per measurement, the fastest counts (3)
+ *	mass_max=N	largest mass registration and scaling size (10000;
+ *			0 skips mass registration and scaling)
+ */
+
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "kpbench.h"
+
+static unsigned int iters = 20000;
+module_param(iters, uint, 0444);
+MODULE_PARM_DESC(iters, "calls per timing loop");
+static unsigned int reps = 3;
+module_param(reps, uint, 0444);
+MODULE_PARM_DESC(reps, "timing loops per measurement, the fastest counts");
+static unsigned int mass_max = 10000;
+module_param(mass_max, uint, 0444);
+MODULE_PARM_DESC(mass_max, "largest mass registration (0: none)");
+
+typedef long (*kpb_fn_t)(long a, long b);
+
+/*
+ * The ftrace target is C, so that the compiler gives it the fentry call
+ * that ftrace patches; kpb_ftrace_plain is its unprobed twin.
+ */
+static noinline long kpb_ftrace_target(long a, long b)
+{
+	barrier();
+	return a + b;
+}
+
+/* a - b, not a + b: identical bodies could be folded into one function. */
+static noinline long kpb_ftrace_plain(long a, long b)
+{
+	barrier();
+	return a - b;
+}
+
+static unsigned long kpb_hits;
+static long kpb_sink;
+/* Do not read the kprobes list (thousands of lines with the mass probes). */
+static bool kpb_no_list;
+
+static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpb_hits++;
+	return 0;
+}
+
+static void kpb_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	kpb_hits++;
+}
+
+static int kpb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kpb_hits++;
+	return 0;
+}
+
+static void kpb_out(const char *metric, const char *fmt, ...)
+{
+	char buf[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	pr_info("kpbench,%s,%s\n", metric, buf);
+}
+
+/*
+ * The fastest of reps loops of iters calls of fn, in ns.  The pointer is
+ * hidden from the optimizer so that the call is neither inlined nor elided.
+ */
+static u64 kpb_time(kpb_fn_t fn)
+{
+	u64 best = U64_MAX;
+	unsigned int r, i;
+
+	for (r = 0; r < reps; r++) {
+		u64 t0 = ktime_get_ns();
+
+		for (i = 0; i < iters; i++) {
+			OPTIMIZER_HIDE_VAR(fn);
+			kpb_sink += fn(i, 1);
+		}
+		t0 = ktime_get_ns() - t0;
+		if (t0 < best)
+			best = t0;
+		cond_resched();
+	}
+	return best;
+}
+
+/* Print (probed - plain) / iters as ns with one decimal. */
+static void kpb_report_hit(const char *metric, u64 probed, u64 plain)
+{
+	s64 d = (s64)probed - (s64)plain;
+	s64 tenths = div_s64(d * 10, iters);
+
+	kpb_out(metric, "%s%lld.%lld", tenths < 0 ? "-" : "",
+		abs(tenths) / 10, abs(tenths) % 10);
+}
+
+/*
+ * Read up to count bytes of f at *pos into the kernel buffer buf.  procfs
+ * files support kernel_read(); debugfs files only have a ->read() that
+ * copies to user space, so those go through a page mapped in the address
+ * space of the task loading the module (insmod).
+ */
+static ssize_t kpb_read_some(struct file *f, char *buf, size_t count,
+			     loff_t *pos)
+{
+	unsigned long ubuf;
+	ssize_t n;
+
+	if (f->f_op->read_iter)
+		return kernel_read(f, buf, count, pos);
+	if (!f->f_op->read)
+		return -EINVAL;
+	count = min_t(size_t, count, PAGE_SIZE);
+	ubuf = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(ubuf))
+		return (ssize_t)ubuf;
+	n = f->f_op->read(f, (char __user *)ubuf, count, pos);
+	if (n > 0 && copy_from_user(buf, (const void __user *)ubuf, n))
+		n = -EFAULT;
+	vm_munmap(ubuf, PAGE_SIZE);
+	return n;
+}
+
+/*
+ * Read a whole small file (debugfs, procfs) into a kvmalloc'ed string; the
+ * kprobes list is how the kind of each probe is verified, the same way for
+ * both kernels.
+ */
+static char *kpb_read(const char *path)
+{
+	size_t size = 16384, len = 0;
+	struct file *f;
+	loff_t pos = 0;
+	char *buf;
+
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return NULL;
+	buf = kvmalloc(size, GFP_KERNEL);
+	while (buf) {
+		ssize_t n = kpb_read_some(f, buf + len, size - len - 1, &pos);
+
+		if (n <= 0)
+			break;
+		len += n;
+		if (len + 1 == size) {
+			char *bigger = kvrealloc(buf, size * 2, GFP_KERNEL);
+
+			if (!bigger) {
+				kvfree(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+			size *= 2;
+		}
+	}
+	if (buf)
+		buf[len] = '\0';
+	filp_close(f, NULL);
+	return buf;
+}
+
+/* Print the lines of the kprobes list that mention sym as "list" metrics. */
+static bool kpb_list(const char *kind, const char *sym, const char *tag)
+{
+	char *buf = kpb_read("/sys/kernel/debug/kprobes/list");
+	char *line, *cur = buf;
+	char want[64];
+	bool found = false;
+
+	if (!buf)
+		return false;
+	snprintf(want, sizeof(want), "%s+", sym);
+	while ((line = strsep(&cur, "\n"))) {
+		if (!strstr(line, want))
+			continue;
+		kpb_out("list", "%s: %s", kind, strim(line));
+		if (!tag || strstr(line, tag))
+			found = true;
+	}
+	kvfree(buf);
+	return found;
+}
+
+/* Wait up to ~2 s for the optimizer to turn sym's probe into a jump. */
+static void kpb_wait_optimized(const char *sym)
+{
+	char *buf, want[64];
+	int i;
+
+	snprintf(want, sizeof(want), "%s+", sym);
+	for (i = 0; i < 100; i++) {
+		bool done = false;
+		char *line, *cur;
+
+		buf = kpb_read("/sys/kernel/debug/kprobes/list");
+		cur = buf;
+		while (cur && (line = strsep(&cur, "\n")))
+			if (strstr(line, want) && strstr(line, "[OPTIMIZED]"))
+				done = true;
+		kvfree(buf);
+		if (done)
+			return;
+		msleep(20);
+	}
+}
+
+/* /proc/meminfo fields, in kB. */
+struct kpb_mem {
+	long slab, percpu, vmalloc;
+};
+
+static long kpb_field(const char *buf, const char *name)
+{
+	const char *p = strstr(buf, name);
+	long v = 0;
+
+	if (p && sscanf(p + strlen(name), " %ld", &v) == 1)
+		return v;
+	return 0;
+}
+
+static void kpb_meminfo(struct kpb_mem *m)
+{
+	char *buf;
+
+	/*
+	 * Let frees deferred by RCU (of an earlier unregistration) land
+	 * first.  The slab and percpu counters are kept per CPU and folded
+	 * into the totals /proc/meminfo shows once per vm.stat_interval
+	 * (1 s): wait for a fold, or small changes stay invisible.
+	 */
+	rcu_barrier();
+	msleep(1500);
+	buf = kpb_read("/proc/meminfo");
+	memset(m, 0, sizeof(*m));
+	if (!buf)
+		return;
+	m->slab = kpb_field(buf, "\nSlab:");
+	m->percpu = kpb_field(buf, "\nPercpu:");
+	m->vmalloc = kpb_field(buf, "\nVmallocUsed:");
+	kvfree(buf);
+}
+
+/* ---- per-hit cost -------------------------------------------------------- */
+
+enum { KPB_PRE = 1, KPB_POST = 2 };
+
+static void kpb_init_kprobe(struct kprobe *kp, kpb_fn_t fn, int handlers)
+{
+	memset(kp, 0, sizeof(*kp));
+	kp->addr = (kprobe_opcode_t *)fn;
+	if (handlers & KPB_PRE)
+		kp->pre_handler = kpb_pre;
+	if (handlers & KPB_POST)
+		kp->post_handler = kpb_post;
+}
+
+static void kpb_init_kretprobe(struct kretprobe *rp, kpb_fn_t fn)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->kp.addr = (kprobe_opcode_t *)fn;
+	rp->handler = kpb_ret;
+	rp->maxactive = 4;
+}
+
+/*
+ * One per-hit measurement: fn probed by a kprobe (handlers != 0) and/or a
+ * kretprobe, against plain, a never-probed function of the same shape.
+ */
+static void kpb_hit(const char *metric, const char *sym, kpb_fn_t fn,
+		    kpb_fn_t plain, int handlers, bool ret, const char *tag)
+{
+	static struct kprobe kp;
+	static struct kretprobe rp;
+	unsigned long hits, want;
+	u64 t_plain, t_probed;
+	int err;
+
+	if (handlers) {
+		kpb_init_kprobe(&kp, fn, handlers);
+		err = register_kprobe(&kp);
+		if (err) {
+			kpb_out("error", "%s: register_kprobe %d", metric, err);
+			return;
+		}
+	}
+	if (ret) {
+		kpb_init_kretprobe(&rp, fn);
+		err = register_kretprobe(&rp);
+		if (err) {
+			kpb_out("error", "%s: register_kretprobe %d", metric, err);
+			if (handlers)
+				unregister_kprobe(&kp);
+			return;
+		}
+	}
+	if (tag && !strcmp(tag, "[OPTIMIZED]"))
+		kpb_wait_optimized(sym);
+	if (!kpb_no_list && !kpb_list(metric, sym, tag))
+		kpb_out("warning", "%s: %s is not %s", metric, sym, tag ?: "listed");
+
+	t_plain = kpb_time(plain);
+	hits = kpb_hits;
+	t_probed = kpb_time(fn);
+	hits = kpb_hits - hits;
+
+	if (ret)
+		unregister_kretprobe(&rp);
+	if (handlers)
+		unregister_kprobe(&kp);
+
+	/* Every call must have hit every handler, or the number is void. */
+	want = (unsigned long)iters * reps *
+	       (!!(handlers & KPB_PRE) + !!(handlers & KPB_POST) + ret);
+	if (hits != want) {
+		kpb_out("error", "%s: %lu handler calls, expected %lu", metric,
+			hits, want);
+		return;
+	}
+	kpb_report_hit(metric, t_probed, t_plain);
+}
+
+static void kpb_hit_costs(void)
+{
+	kpb_hit("hit_k_ns", "kpb_t_k", kpb_t_k, kpb_t_plain,
+		KPB_PRE | KPB_POST, false, NULL);
+	kpb_hit("hit_b_ns", "kpb_t_b", kpb_t_b, kpb_t_short_plain,
+		KPB_PRE, false, NULL);
+	kpb_hit("hit_o_ns", "kpb_t_o", kpb_t_o, kpb_t_plain,
+		KPB_PRE, false, "[OPTIMIZED]");
+	kpb_hit("hit_f_ns", "kpb_ftrace_target", kpb_ftrace_target,
+		kpb_ftrace_plain, KPB_PRE, false, "[FTRACE]");
+	kpb_hit("hit_r_ns", "kpb_t_r", kpb_t_r, kpb_t_short_plain,
+		0, true, NULL);
+	kpb_hit("hit_ro_ns", "kpb_t_ro", kpb_t_ro, kpb_t_plain,
+		0, true, "[OPTIMIZED]");
+	kpb_hit("hit_kr_ns", "kpb_t_kr", kpb_t_kr, kpb_t_plain,
+		KPB_PRE, true, NULL);
+}
+
+/* ---- mass registration --------------------------------------------------- */
+
+static struct kprobe *kpb_mass;
+static struct kprobe **kpb_mass_ptrs;
+
+/* Prepare n probes, one on each of kpb_m0 ... kpb_m<n-1>. */
+static void kpb_mass_prepare(unsigned int n)
+{
+	unsigned long base = (unsigned long)kpb_m0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		/*
+		 * A post_handler keeps these probes out of the optimizer in
+		 * both kernels, so the timings are of registration alone.
+		 */
+		kpb_init_kprobe(&kpb_mass[i],
+				(kpb_fn_t)(base + i * KPB_MASS_STRIDE),
+				KPB_PRE | KPB_POST);
+		kpb_mass_ptrs[i] = &kpb_mass[i];
+	}
+}
+
+static void kpb_mem_report(const char *what, unsigned int n,
+			   const struct kpb_mem *a, const struct kpb_mem *b)
+{
+	char metric[48];
+
+	snprintf(metric, sizeof(metric), "%s_slab_kB_per1k", what);
+	kpb_out(metric, "%ld", (b->slab - a->slab) * 1000 / (long)n);
+	snprintf(metric, sizeof(metric), "%s_percpu_kB_per1k", what);
+	kpb_out(metric, "%ld", (b->percpu - a->percpu) * 1000 / (long)n);
+	snprintf(metric, sizeof(metric), "%s_vmalloc_kB_per1k", what);
+	kpb_out(metric, "%ld", (b->vmalloc - a->vmalloc) * 1000 / (long)n);
+}
+
+/* register_kprobes() then unregister_kprobes() of n probes. */
+static void kpb_mass_batch(unsigned int n)
+{
+	struct kpb_mem before, after;
+	char metric[48], what[24];
+	u64 t0, t_reg, t_unreg;
+	int err;
+
+	kpb_mass_prepare(n);
+	kpb_meminfo(&before);
+	t0 = ktime_get_ns();
+	err = register_kprobes(kpb_mass_ptrs, n);
+	t_reg = ktime_get_ns() - t0;
+	if (err) {
+		kpb_out("error", "register_kprobes(%u): %d", n, err);
+		return;
+	}
+	kpb_meminfo(&after);
+	t0 = ktime_get_ns();
+	unregister_kprobes(kpb_mass_ptrs, n);
+	t_unreg = ktime_get_ns() - t0;
+
+	snprintf(metric, sizeof(metric), "mass%u_reg_us", n);
+	kpb_out(metric, "%llu", div_u64(t_reg, 1000));
+	snprintf(metric, sizeof(metric), "mass%u_unreg_us", n);
+	kpb_out(metric, "%llu", div_u64(t_unreg, 1000));
+	snprintf(what, sizeof(what), "mass%u", n);
+	kpb_mem_report(what, n, &before, &after);
+}
+
+/* n single register_kprobe() calls, then one unregister_kprobes(). */
+static void kpb_mass_single(unsigned int n)
+{
+	struct kpb_mem before, after;
+	char metric[48], what[24];
+	unsigned int i;
+	u64 t0, t_reg;
+	int err = 0;
+
+	kpb_mass_prepare(n);
+	kpb_meminfo(&before);
+	t0 = ktime_get_ns();
+	for (i = 0; i < n && !err; i++)
+		err = register_kprobe(kpb_mass_ptrs[i]);
+	t_reg = ktime_get_ns() - t0;
+	if (err) {
+		kpb_out("error", "register_kprobe #%u: %d", i - 1, err);
+		i--;
+	}
+	kpb_meminfo(&after);
+	unregister_kprobes(kpb_mass_ptrs, i);
+	if (err)
+		return;
+
+	snprintf(metric, sizeof(metric), "single%u_reg_us", n);
+	kpb_out(metric, "%llu", div_u64(t_reg, 1000));
+	snprintf(what, sizeof(what), "single%u", n);
+	kpb_mem_report(what, n, &before, &after);
+}
+
+/*
+ * The int3 hit cost (post_handler) on kpb_t_scale with n probes registered
+ * in all: the measured one and n - 1 others on the mass targets.
+ */
+static void kpb_scale(unsigned int n)
+{
+	char metric[32];
+	int err;
+
+	if (n > 1) {
+		kpb_mass_prepare(n - 1);
+		err = register_kprobes(kpb_mass_ptrs, n - 1);
+		if (err) {
+			kpb_out("error", "scale %u: register_kprobes %d", n, err);
+			return;
+		}
+	}
+	snprintf(metric, sizeof(metric), "scale%u_k_ns", n);
+	kpb_no_list = n > 1;
+	kpb_hit(metric, "kpb_t_scale", kpb_t_scale, kpb_t_plain,
+		KPB_PRE | KPB_POST, false, NULL);
+	kpb_no_list = false;
+	if (n > 1)
+		unregister_kprobes(kpb_mass_ptrs, n - 1);
+}
+
+static void kpb_mass_all(void)
+{
+	static const unsigned int batch[] = { 1000, 10000 };
+	static const unsigned int scale[] = { 1, 100, 1000, 10000 };
+	unsigned int n = min_t(unsigned int, mass_max, KPB_MASS_FUNCS);
+	unsigned int i;
+
+	kpb_mass = vcalloc(n, sizeof(*kpb_mass));
+	kpb_mass_ptrs = vcalloc(n, sizeof(*kpb_mass_ptrs));
+	if (!kpb_mass || !kpb_mass_ptrs) {
+		kpb_out("error", "no memory for %u probes", n);
+		goto out;
+	}
+	/* A small mass_max (the smoke test) runs the code paths at that size. */
+	if (n < batch[0]) {
+		kpb_mass_batch(n);
+		kpb_mass_single(n);
+		kpb_scale(n);
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(batch); i++)
+		if (batch[i] <= n)
+			kpb_mass_batch(batch[i]);
+	kpb_mass_single(1000);
+	for (i = 0; i < ARRAY_SIZE(scale); i++)
+		if (scale[i] <= n)
+			kpb_scale(scale[i]);
+out:
+	vfree(kpb_mass_ptrs);
+	vfree(kpb_mass);
+}
+
+static int __init kpb_init(void)
+{
+	u64 t0 = ktime_get_ns();
+
+	if (!iters || !reps)
+		return -EINVAL;
+	kpb_out("start", "iters=%u reps=%u mass_max=%u", iters, reps,
+		mass_max);
+	kpb_hit_costs();
+	if (mass_max)
+		kpb_mass_all();
+	kpb_out("total_ms", "%llu", div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+	kpb_out("done", "%ld", kpb_sink & 1);
+	return 0;
+}
+
+static void __exit kpb_exit(void)
+{
+}
+
+module_init(kpb_init);
+module_exit(kpb_exit);
+MODULE_DESCRIPTION("kprobes benchmark: hit cost, mass registration, scaling");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kpbench_targets.S - probe targets of known shape for the kprobes
+ * benchmark.  Written in assembly so that both kernels under comparison
+ * probe byte-identical code: no fentry call, no endbr, no compiler choices.
+ *
+ * Every target is "long f(long a, long b)".  The functions are laid out
+ * back to back with no alignment padding between them, because kallsyms
+ * derives a module symbol's size from the next symbol: the size of each
+ * function is exactly what is written here, which is what decides whether
+ * a probe can be jump-optimized (it needs 5 bytes of the function).
+ */
+#include <linux/linkage.h>
+
+	.text
+
+/* Open a function named \name without padding in front of it. */
+.macro kpb_func name
+	.globl \name
+	.type \name, @function
+\name:
+.endm
+
+.macro kpb_endfunc name
+	.size \name, . - \name
+.endm
+
+/*
+ * Optimizable shape: 12 bytes of register moves and adds, then ret.  A
+ * probe at offset 0 without a post_handler can become a jump.
+ */
+.macro kpb_movs name
+	kpb_func \name
+	movq	%rdi, %rax
+	movq	%rsi, %rdx
+	movq	%rdx, %rcx
+	addq	%rcx, %rax
+	ret
+	kpb_endfunc \name
+.endm
+
+	.p2align 6
+	kpb_movs kpb_t_plain		/* never probed: the reference cost */
+	kpb_movs kpb_t_k		/* int3 + single step (post_handler) */
+	kpb_movs kpb_t_o		/* optimized */
+	kpb_movs kpb_t_ro		/* kretprobe, optimizable entry */
+	kpb_movs kpb_t_kr		/* kprobe + kretprobe */
+	kpb_movs kpb_t_scale		/* int3 probe, with N others around */
+
+/*
+ * Boostable, not optimizable: 3 bytes of mov, then ret; 4 bytes of
+ * function from the probe on, less than a jump needs.
+ */
+.macro kpb_short name
+	kpb_func \name
+	movq	%rdi, %rax
+	ret
+	kpb_endfunc \name
+.endm
+
+	kpb_short kpb_t_short_plain	/* never probed */
+	kpb_short kpb_t_b		/* boosted */
+	kpb_short kpb_t_r		/* kretprobe, boosted entry */
+
+/*
+ * Mass-registration targets: KPB_MASS_FUNCS (kpbench.h) functions
+ * "nop; ret" of KPB_MASS_STRIDE bytes each, kpb_m0 ... kpb_m10239, one
+ * probe on each nop.
+ * Separate small functions rather than one long run of nops: a probe's
+ * address is checked by decoding its function from the start, which would
+ * make one huge function quadratic in the number of probes.
+ */
+.macro kpb_mass_func n
+	kpb_func kpb_m\n
+	nop
+	ret
+	kpb_endfunc kpb_m\n
+.endm
+
+	/* No padding: it would count as part of kpb_t_r (see above). */
+	.altmacro
+	.set kpb_i, 0
+	.rept 10240
+	kpb_mass_func %kpb_i
+	.set kpb_i, kpb_i + 1
+	.endr
+	.noaltmacro

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# fail_function.sh - error injection (CONFIG_FAIL_FUNCTION), which rides on a
+# kprobe whose handler changes the return path: the probed function returns
+# the injected error at once instead of running.
+#
+# The victims are the mkdir system calls (x86's syscall wrappers are on the
+# error-injection list, ERRNO type).  Only tasks with make-it-fail set are
+# hit (task-filter), so nothing else in the guest sees the errors: a mkdir
+# run from such a task must fail with EINVAL (the default injected value)
+# and not create the directory; without make-it-fail it must still work;
+# after the injection is removed, the kprobe must be gone.
+
+set -u
+cd "$(dirname "$0")" || exit 1
+. ./common.inc
+
+require_root
+require_kprobes_debugfs
+
+FF=$DEBUGFS/fail_function
+[ -w "$FF/inject" ] ||
+	skip_all "no $FF/inject (CONFIG_FAIL_FUNCTION, CONFIG_FAULT_INJECTION_DEBUG_FS)"
+[ -w /proc/self/make-it-fail ] || skip_all "no /proc/self/make-it-fail"
+
+FUNCS=
+for f in __x64_sys_mkdir __x64_sys_mkdirat; do
+	grep -q "^${f}[[:space:]]" "$FF/injectable" && FUNCS="$FUNCS $f"
+done
+[ -n "$FUNCS" ] || skip_all "__x64_sys_mkdir/__x64_sys_mkdirat not in $FF/injectable"
+diag "injecting into:$FUNCS"
+
+DIR=/tmp/kpsel-fail-function.$$
+
+cleanup()
+{
+	echo > "$FF/inject" 2>/dev/null
+	rmdir "$DIR" 2>/dev/null
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+cleanup
+
+# mkdir_failing - run mkdir $DIR in a task with make-it-fail set; print its
+# error message.
+mkdir_failing()
+{
+	sh -c 'echo 1 > /proc/self/make-it-fail && exec mkdir "$1"' sh "$DIR" 2>&1
+}
+
+# is_einval MESSAGE - is MESSAGE an EINVAL error message?
+# shellcheck disable=SC2317 # called through check
+is_einval()
+{
+	case $1 in
+	*"Invalid argument"*)	return 0 ;;
+	esac
+	return 1
+}
+
+# has_kprobe FUNC - is a kprobe on FUNC in the probe list?
+# shellcheck disable=SC2317 # called through check
+has_kprobe()
+{
+	[ "$(list_count " $1\\+0x[0-9a-f]+")" -gt 0 ]
+}
+
+# shellcheck disable=SC2317 # called through check
+no_kprobe()
+{
+	! has_kprobe "$1"
+}
+
+ok=1
+for f in $FUNCS; do
+	echo "$f" > "$FF/inject" || ok=0
+done
+check "functions accepted by $FF/inject" [ "$ok" = 1 ]
+echo 100 > "$FF/probability"
+echo -1 > "$FF/times"
+echo 0 > "$FF/interval"
+echo 0 > "$FF/space"
+echo 0 > "$FF/verbose"
+echo Y > "$FF/task-filter"
+
+for f in $FUNCS; do
+	check "$f is listed in $FF/inject" grep -qx "$f" "$FF/inject"
+	check "$f has a registered kprobe" has_kprobe "$f"
+done
+
+msg=$(mkdir_failing)
+diag "mkdir with make-it-fail: ${msg:-succeeded}"
+check "mkdir fails with the injected EINVAL" is_einval "$msg"
+check "the directory was not created" [ ! -e "$DIR" ]
+
+check "mkdir without make-it-fail still works" mkdir "$DIR"
+rmdir "$DIR" 2>/dev/null
+
+echo > "$FF/inject"
+check "$FF/inject is empty after clearing it" [ -z "$(cat "$FF/inject")" ]
+for f in $FUNCS; do
+	check "$f has no kprobe left" no_kprobe "$f"
+done
+msg=$(mkdir_failing)
+check "mkdir with make-it-fail works again" [ -d "$DIR" ]
+finish

@@ -21,9 +21,16 @@
 
 #include <linux/ftrace.h>
 
+/*
+ * No FTRACE_OPS_FL_IPMODIFY: the handler gives regs->ip back unchanged
+ * unless a pre handler redirects execution, which is the handler's own
+ * business (fail_function does it), as with an int3 probe.  Claiming the
+ * flag would keep probes off functions that have an ftrace direct call
+ * or a live patch.
+ */
 static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 	.func	= kprobe_ftrace_handler,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS,
 };
 
 static unsigned int kprobe_ftrace_users;

@@ -68,6 +68,7 @@
 
 #define pr_fmt(fmt) "kprobes: " fmt
 
+#include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -75,6 +76,17 @@
 #include <linux/rculist.h>
 
 struct dentry;
+
+/*
+ * rcu_dereference() for what the hit path reads.  Hits run with preemption
+ * or interrupts disabled, which makes them RCU readers, so !preemptible()
+ * is tested first: under CONFIG_PROVE_LOCKING rcu_read_lock_any_held()
+ * walks the held-lock stack three times, which costs more than the rest
+ * of a hit.  @cond names the other legal readers (the writers' lock).
+ */
+#define kprobe_hit_dereference(p, cond)					\
+	rcu_dereference_check(p, !preemptible() ||			\
+			      rcu_read_lock_any_held() || (cond))
 
 /* ---- core.c ---- */
 
@@ -128,6 +140,8 @@ enum kprobe_site_state {
  * @state: enum kprobe_site_state; kprobe_mutex
  * @nr_enabled: members not disabled; kprobe_mutex
  * @nr_post: enabled members with a post_handler; kprobe_mutex
+ * @solo: the only enabled member, or NULL (none, or several); written
+ *	under kprobe_mutex, read by the dispatchers
  * @mod: module owning the text, or NULL for core kernel text
  * @opt: jump optimization (optimizer.c), NULL until the site was first a
  *	candidate; set under kprobe_mutex, read by the trap path
@@ -139,6 +153,7 @@ struct kprobe_site {
 	enum kprobe_site_state state;
 	unsigned int nr_enabled;
 	unsigned int nr_post;
+	struct kprobe *solo;
 	struct module *mod;
 	struct kprobe_opt *opt;
 	struct rcu_head rcu;
@@ -149,11 +164,141 @@ static inline struct kprobe_site *kprobe_to_site(struct kprobe *kp)
 	return container_of(kp, struct kprobe_site, kp);
 }
 
+static nokprobe_inline bool kprobe_member_off(struct kprobe *m)
+{
+	return READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
+}
+
+/**
+ * kprobe_site_run_pre() - run the pre handlers of a hit site
+ * @kp: the site's kprobe, as get_kprobe() returned it
+ * @regs: the registers of the hit
+ *
+ * What the architecture calls instead of @kp->pre_handler (the site's
+ * dispatcher): the same, with the common one-member case inline.
+ * Context: the hit path (RCU reader).
+ * Return: non-zero if a handler changed regs->ip (skip the instruction).
+ */
+static nokprobe_inline int kprobe_site_run_pre(struct kprobe *kp,
+					       struct pt_regs *regs)
+{
+	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
+
+	if (!m)
+		return kp->pre_handler(kp, regs);
+	/*
+	 * @solo is enabled: a member being disabled or gone is no longer
+	 * solo once the site is recounted, before its text is disarmed.  A
+	 * hit in between runs the handler, as if it had come a bit earlier.
+	 */
+	return m->pre_handler ? m->pre_handler(m, regs) : 0;
+}
+
+/**
+ * kprobe_site_run_post() - run the post handlers of a hit site
+ * @kp: the site's kprobe
+ * @post: @kp->post_handler as read once by the caller (not NULL)
+ * @regs: the registers after the probed instruction
+ *
+ * Like kprobe_site_run_pre(), for @post.
+ * Context: the hit path (RCU reader).
+ */
+static nokprobe_inline void kprobe_site_run_post(struct kprobe *kp,
+						 kprobe_post_handler_t post,
+						 struct pt_regs *regs)
+{
+	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
+
+	if (!m)
+		post(kp, regs, 0);
+	else if (m->post_handler)	/* see kprobe_site_run_pre() */
+		m->post_handler(m, regs, 0);
+}
+
 /* Iterate over all live and gone sites; kprobe_mutex or RCU. */
 extern struct hlist_head kprobe_all_sites;
 #define for_each_kprobe_site(site)					\
 	hlist_for_each_entry_rcu(site, &kprobe_all_sites, kp.hlist,	\
 				 lockdep_is_held(&kprobe_mutex))
+
+/* ---- the address table (table.c) ---- */
+
+#define KPROBE_TABLE_MIN_ORDER	6
+
+/*
+ * A removed entry: searches continue past it, inserts may reuse it.  A
+ * site of its own whose address (NULL) is never probed, so that a search
+ * compares addresses without testing for it first.
+ */
+extern struct kprobe_site kprobe_tombstone;
+#define KPROBE_TOMBSTONE	(&kprobe_tombstone)
+
+/**
+ * struct kprobe_table - one generation of the address table
+ * @order: log2 of the number of buckets; constant
+ * @mask: number of buckets - 1; constant
+ * @shift: 64 - @order, for the hash; constant
+ * @live: sites in the table; kprobe_mutex
+ * @used: buckets that are not empty (sites and tombstones); kprobe_mutex
+ * @rcu: deferred free once a newer table is published
+ * @bucket: site pointers, NULL (empty) or KPROBE_TOMBSTONE; readers use
+ *	RCU, writers hold kprobe_mutex
+ */
+struct kprobe_table {
+	unsigned int order;
+	unsigned int shift;
+	unsigned long mask;
+	unsigned int live;
+	unsigned int used;
+	struct rcu_head rcu;
+	struct kprobe_site __rcu *bucket[];
+};
+
+extern struct kprobe_table __rcu *kprobe_table;
+
+/* hash_64(), with the shift precomputed: the first bucket of @addr. */
+static __always_inline unsigned long
+kprobe_table_hash(const struct kprobe_table *t, unsigned long addr)
+{
+	return (u64)addr * GOLDEN_RATIO_64 >> t->shift;
+}
+
+/*
+ * The search itself, in a table read under RCU.  The buckets need no
+ * lockdep predicate of their own: whoever may read @t may read them.
+ */
+static __always_inline struct kprobe_site *
+kprobe_table_search(struct kprobe_table *t, unsigned long addr)
+{
+	struct kprobe_site *site;
+	unsigned long i;
+
+	if (!t)
+		return NULL;
+	for (i = kprobe_table_hash(t, addr); ; i = (i + 1) & t->mask) {
+		/* Pairs with rcu_assign_pointer() in kprobe_table_place(). */
+		site = rcu_dereference_raw(t->bucket[i]);
+		/* A tombstone's address is NULL: it never matches. */
+		if (!site || (unsigned long)site->kp.addr == addr)
+			return site;
+	}
+}
+
+/**
+ * kprobe_site_lookup() - the site a CPU trapped on, for the hit path
+ * @addr: the trap address, never NULL (so never a tombstone)
+ *
+ * Inline in the int3 path.  Hits run with preemption disabled, which makes
+ * them RCU readers; the table pointer is read without a lockdep predicate,
+ * which under CONFIG_PROVE_LOCKING would cost as much as the rest of the
+ * hit.
+ * Context: preemption disabled.
+ * Return: the site, or NULL.
+ */
+static __always_inline struct kprobe_site *kprobe_site_lookup(unsigned long addr)
+{
+	return kprobe_table_search(rcu_dereference_raw(kprobe_table), addr);
+}
 
 void kprobe_site_set_state(struct kprobe_site *site,
 			   enum kprobe_site_state state);
@@ -369,10 +514,12 @@ enum kprobe_opt_state {
  * @buf: the detour buffer (kprobe_optslot_alloc()), NULL until built
  * @copy: address of the copied region inside @buf
  * @len: the region [addr, addr + @len) that the detour executes
+ * @single: the region is one instruction, so no task can be stopped
+ *	inside it (only before or after it): nothing to drain
  * @patch_len: bytes at addr that the jump replaces (<= @len)
  * @orig: their original contents
  *
- * @buf, @copy, @len, @patch_len and @orig are set by
+ * @buf, @copy, @len, @single, @patch_len and @orig are set by
  * arch_optprobe_prepare() and constant afterwards.  The record outlives
  * its site until no task can be inside the detour (see optimizer.c).
  */
@@ -384,6 +531,7 @@ struct kprobe_opt {
 	kprobe_opcode_t *buf;
 	unsigned long copy;
 	unsigned int len;
+	bool single;
 	unsigned int patch_len;
 	u8 orig[KPROBE_OPT_PATCH_MAX];
 };
@@ -401,8 +549,31 @@ void kprobe_opt_make_room(unsigned long addr);
 void kprobe_opt_wait(void);
 /* Put the bytes that jumps replaced back into @dst, a copy of @addr. */
 void kprobe_opt_original_text(void *dst, unsigned long addr, size_t len);
-/* Trap path: where a hit on @p may resume instead of stepping, or 0. */
-unsigned long kprobe_opt_resume_addr(struct kprobe *p);
+
+/**
+ * kprobe_opt_resume_addr() - where an int3 hit may go instead of stepping
+ * @p: the site kprobe that was hit
+ *
+ * While a site's detour is published, its region must not be entered in
+ * place: the probed instruction is not stepped, the CPU goes to the
+ * detour's copy of the region instead, which jumps back after it.  Never
+ * for a site with a post handler, which needs the step.  Inline: every
+ * int3 hit asks.
+ *
+ * Context: the trap path (RCU reader).
+ * Return: the address of the copy, or 0 to step as usual.
+ */
+static nokprobe_inline unsigned long kprobe_opt_resume_addr(struct kprobe *p)
+{
+	struct kprobe_opt *o;
+
+	if (READ_ONCE(p->post_handler))
+		return 0;
+	o = READ_ONCE(kprobe_to_site(p)->opt);
+	/* Pairs with kprobe_opt_publish(): the detour is written before. */
+	return o ? smp_load_acquire(&o->resume) : 0;
+}
+
 /* The sysctl: false unoptimizes every site before it returns. */
 void kprobe_opt_set_enabled(bool on);
 bool kprobe_opt_enabled(void);

@@ -208,7 +208,7 @@ static nokprobe_inline struct llist_node *frame_last(struct llist_node *n)
  */
 struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
 {
-	return rcu_dereference_check(ri->pool->rp, rcu_read_lock_any_held());
+	return kprobe_hit_dereference(ri->pool->rp, false);
 }
 EXPORT_SYMBOL_GPL(get_kretprobe);
 NOKPROBE_SYMBOL(get_kretprobe);
@@ -233,7 +233,7 @@ static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 	struct kretprobe_pool *pool;
 	struct kretprobe_instance *ri;
 
-	pool = rcu_dereference_check(rp->pool, rcu_read_lock_any_held());
+	pool = kprobe_hit_dereference(rp->pool, false);
 	ri = pool ? kretprobe_pool_take(pool) : NULL;
 	if (!ri) {
 		/* Statistics, like the breakdown counters below. */

@@ -27,7 +27,10 @@
  *              preempted; synchronize_rcu_tasks() outlasts every such
  *              task, on preemptible and non-preemptible kernels alike.
  *   OPTIMIZED  after that wait the jump goes into the text
- *              (arch_optprobe_patch(), the whole batch at once).
+ *              (arch_optprobe_patch(), the whole batch at once).  A
+ *              region of a single instruction has no inside to drain:
+ *              its jump goes in right after publication, without the
+ *              wait (which on a preemptible kernel takes a while).
  *   stop       (kprobe_opt_stop(), synchronous) no longer a candidate, or
  *              the int3 is about to go, or a new site appears inside the
  *              region (kprobe_opt_make_room()): @resume is cleared and a
@@ -334,19 +337,28 @@ static void kprobe_opt_publish(void)
 	}
 }
 
-/* Worker, second half: the regions drained, put the jumps in. */
-static void kprobe_opt_patch(void)
+/*
+ * Put the jumps of the WAITING records in: all of them once the regions
+ * drained, or before that (@all false) those whose region is a single
+ * instruction.  Such a region has no inside where a task could be stopped
+ * and resume: a task stopped at its start executes the jump, one stopped
+ * after it never sees it.  So their jumps need no RCU-tasks wait.
+ */
+static void kprobe_opt_patch(bool all)
 {
 	struct kprobe_opt *o, *tmp;
+	LIST_HEAD(now);
 
 	lockdep_assert_held(&kprobe_mutex);
-	/* Everything still WAITING was published before the wait began. */
-	if (list_empty(&kprobe_opt_waiting))
+	list_for_each_entry_safe(o, tmp, &kprobe_opt_waiting, list)
+		if (all || o->single)
+			list_move_tail(&o->list, &now);
+	if (list_empty(&now))
 		return;
 	cpus_read_lock();
-	arch_optprobe_patch(&kprobe_opt_waiting);
+	arch_optprobe_patch(&now);
 	cpus_read_unlock();
-	list_for_each_entry_safe(o, tmp, &kprobe_opt_waiting, list) {
+	list_for_each_entry_safe(o, tmp, &now, list) {
 		list_del_init(&o->list);
 		o->state = KPROBE_OPT_OPTIMIZED;
 		kprobe_opt_mark(o->site, true);
@@ -361,6 +373,7 @@ static void kprobe_opt_worker(struct work_struct *work)
 
 	mutex_lock(&kprobe_mutex);
 	kprobe_opt_publish();
+	kprobe_opt_patch(false);
 	/* Another round for what did not fit in this one. */
 	if (!list_empty(&kprobe_opt_queue))
 		kprobe_opt_kick();
@@ -380,7 +393,8 @@ static void kprobe_opt_worker(struct work_struct *work)
 	synchronize_rcu_tasks();
 
 	mutex_lock(&kprobe_mutex);
-	kprobe_opt_patch();
+	/* Everything still WAITING was published before the wait began. */
+	kprobe_opt_patch(true);
 	mutex_unlock(&kprobe_mutex);
 
 	if (list_empty(&dying))
@@ -452,31 +466,6 @@ void kprobe_opt_original_text(void *dst, unsigned long addr, size_t len)
 			memcpy(dst + (lo - addr), &o->orig[lo - a], hi - lo);
 	}
 }
-
-/**
- * kprobe_opt_resume_addr() - where an int3 hit may go instead of stepping
- * @p: the site kprobe that was hit
- *
- * While a site's detour is published, its region must not be entered in
- * place: the probed instruction is not stepped, the CPU goes to the
- * detour's copy of the region instead, which jumps back after it.  Never
- * for a site with a post handler, which needs the step.
- *
- * Context: the trap path (RCU reader).
- * Return: the address of the copy, or 0 to step as usual.
- */
-unsigned long kprobe_opt_resume_addr(struct kprobe *p)
-{
-	struct kprobe_opt *o;
-
-	if (READ_ONCE(p->post_handler))
-		return 0;
-	o = READ_ONCE(kprobe_to_site(p)->opt);
-	/* Pairs with kprobe_opt_publish(): the detour is written before. */
-	return o ? smp_load_acquire(&o->resume) : 0;
-}
-
-NOKPROBE_SYMBOL(kprobe_opt_resume_addr);
 
 /**
  * kprobe_opt_enabled() - the value of debug.kprobes-optimization

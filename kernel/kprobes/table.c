@@ -18,42 +18,22 @@
 /* First: it defines pr_fmt. */
 #include "internal.h"
 
-#include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#define KPROBE_TABLE_MIN_ORDER	6
+/* A removed entry (see internal.h): its address, NULL, never matches. */
+struct kprobe_site kprobe_tombstone;
 
-/* A removed entry: searches continue past it, inserts may reuse it. */
-#define KPROBE_TOMBSTONE	((struct kprobe_site *)1UL)
-
-/**
- * struct kprobe_table - one generation of the address table
- * @order: log2 of the number of buckets; constant
- * @live: sites in the table; kprobe_mutex
- * @used: buckets that are not empty (sites and tombstones); kprobe_mutex
- * @rcu: deferred free once a newer table is published
- * @bucket: site pointers, NULL (empty) or KPROBE_TOMBSTONE; readers use
- *	RCU, writers hold kprobe_mutex
- */
-struct kprobe_table {
-	unsigned int order;
-	unsigned int live;
-	unsigned int used;
-	struct rcu_head rcu;
-	struct kprobe_site __rcu *bucket[];
-};
-
-static struct kprobe_table __rcu *kprobe_table;
+struct kprobe_table __rcu *kprobe_table;
 
 HLIST_HEAD(kprobe_all_sites);
 
-/* The trap path is an RCU reader of its own (interrupts are off). */
+/* Readers: kprobe_mutex holders (the most frequent), or RCU readers. */
 #define kprobe_table_deref(p)						\
-	rcu_dereference_check(p, rcu_read_lock_any_held() ||		\
-			      lockdep_is_held(&kprobe_mutex))
+	rcu_dereference_check(p, lockdep_is_held(&kprobe_mutex) ||	\
+			      rcu_read_lock_any_held())
 
 static struct kprobe_table *kprobe_table_locked(void)
 {
@@ -99,7 +79,7 @@ static int kprobe_site_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct kprobe *m;
 
 	list_for_each_entry_rcu(m, &site->members, list) {
-		if (READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE))
+		if (kprobe_member_off(m))
 			continue;
 		if (m->pre_handler && m->pre_handler(m, regs))
 			return 1;
@@ -116,7 +96,7 @@ static void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
 	struct kprobe *m;
 
 	list_for_each_entry_rcu(m, &site->members, list) {
-		if (READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE))
+		if (kprobe_member_off(m))
 			continue;
 		if (m->post_handler)
 			m->post_handler(m, regs, flags);
@@ -124,6 +104,50 @@ static void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
 }
 
 NOKPROBE_SYMBOL(kprobe_site_post);
+
+/*
+ * The dispatchers of a site with one enabled member, the common case:
+ * no list walk.  @solo is read once; recount may have cleared it (or
+ * switched to another member) since this dispatcher was read, in which
+ * case the walk above does the job.  The member stays valid for the hit
+ * either way: unregistration waits for a grace period before it returns.
+ */
+static int kprobe_site_pre_solo(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
+
+	if (unlikely(!m))
+		return kprobe_site_pre(kp, regs);
+	if (kprobe_member_off(m) || !m->pre_handler)
+		return 0;
+	return m->pre_handler(m, regs);
+}
+
+NOKPROBE_SYMBOL(kprobe_site_pre_solo);
+
+static void kprobe_site_post_solo(struct kprobe *kp, struct pt_regs *regs,
+				  unsigned long flags)
+{
+	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
+
+	if (unlikely(!m)) {
+		kprobe_site_post(kp, regs, flags);
+		return;
+	}
+	if (!kprobe_member_off(m) && m->post_handler)
+		m->post_handler(m, regs, flags);
+}
+
+NOKPROBE_SYMBOL(kprobe_site_post_solo);
+
+/* Is @p a site's kprobe (rather than a member, or the busy marker)? */
+static bool kprobe_is_site(struct kprobe *p)
+{
+	return p->pre_handler == kprobe_site_pre ||
+	       p->pre_handler == kprobe_site_pre_solo;
+}
+
+NOKPROBE_SYMBOL(kprobe_is_site);
 
 /**
  * kprobes_inc_nmissed_count() - count a hit whose handlers were skipped
@@ -135,7 +159,7 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 {
 	struct kprobe *m;
 
-	if (p->pre_handler != kprobe_site_pre) {
+	if (!kprobe_is_site(p)) {
 		p->nmissed++;
 		return;
 	}
@@ -145,27 +169,38 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 
-/* Recompute the member counts and whether the site needs a post handler. */
+/*
+ * Recompute the member counts and pick the dispatchers: the solo ones
+ * while exactly one member is enabled.
+ */
 void kprobe_site_recount(struct kprobe_site *site)
 {
 	unsigned int enabled = 0, post = 0;
-	struct kprobe *m;
+	struct kprobe *m, *solo = NULL;
 
 	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry(m, &site->members, list) {
 		if (kprobe_disabled(m))
 			continue;
 		enabled++;
+		solo = m;
 		if (m->post_handler)
 			post++;
 	}
 	site->nr_enabled = enabled;
 	site->nr_post = post;
+	if (enabled != 1)
+		solo = NULL;
+	/* Before the dispatchers: a solo one may meet NULL, not a stale member. */
+	WRITE_ONCE(site->solo, solo);
+	WRITE_ONCE(site->kp.pre_handler,
+		   solo ? kprobe_site_pre_solo : kprobe_site_pre);
 	/*
 	 * Read by the architecture on the first trap to decide whether to
 	 * come back for a post handler at all.
 	 */
-	WRITE_ONCE(site->kp.post_handler, post ? kprobe_site_post : NULL);
+	WRITE_ONCE(site->kp.post_handler,
+		   !post ? NULL : solo ? kprobe_site_post_solo : kprobe_site_post);
 	/* A post handler, or no enabled member, rules out a jump. */
 	kprobe_opt_update(site);
 }
@@ -198,27 +233,16 @@ void kprobe_site_free(struct kprobe_site *site)
  * kprobe_site_find() - the site probing @addr
  * @addr: a probed address
  *
- * Context: an RCU reader (the trap path is one) or kprobe_mutex held.
+ * Context: an RCU reader or kprobe_mutex held.
  * Return: the site, or NULL.
  */
 struct kprobe_site *kprobe_site_find(unsigned long addr)
 {
-	struct kprobe_table *t = kprobe_table_deref(kprobe_table);
 	struct kprobe_site *site;
-	unsigned long i, mask;
 
-	if (!t)
-		return NULL;
-	mask = (1UL << t->order) - 1;
-	for (i = hash_long(addr, t->order); ; i = (i + 1) & mask) {
-		/* Pairs with rcu_assign_pointer() in kprobe_table_place(). */
-		site = kprobe_table_deref(t->bucket[i]);
-		if (!site)
-			return NULL;
-		if (site != KPROBE_TOMBSTONE &&
-		    (unsigned long)site->kp.addr == addr)
-			return site;
-	}
+	site = kprobe_table_search(kprobe_table_deref(kprobe_table), addr);
+	/* Only a search for NULL can end on a tombstone. */
+	return site == KPROBE_TOMBSTONE ? NULL : site;
 }
 
 NOKPROBE_SYMBOL(kprobe_site_find);
@@ -227,13 +251,18 @@ NOKPROBE_SYMBOL(kprobe_site_find);
  * get_kprobe() - the kprobe the architecture sees at @addr
  * @addr: a probed address
  *
- * Context: an RCU reader (the trap path is one) or kprobe_mutex held.
+ * The lookup of every hit (int3, ftrace callback).  Those run with
+ * preemption disabled, which makes them RCU readers; the table pointer is
+ * read without a lockdep predicate, which under CONFIG_PROVE_LOCKING would
+ * cost as much as the rest of the hit.
+ *
+ * Context: preemption disabled, or an RCU reader, or kprobe_mutex held.
  * Return: the site's kprobe (its handlers dispatch to every member), or
  * NULL when nothing probes @addr.
  */
 struct kprobe *get_kprobe(void *addr)
 {
-	struct kprobe_site *site = kprobe_site_find((unsigned long)addr);
+	struct kprobe_site *site = kprobe_site_lookup((unsigned long)addr);
 
 	return site ? &site->kp : NULL;
 }
@@ -275,16 +304,15 @@ struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
 /* Put @site in the first free bucket of its chain. */
 static void kprobe_table_place(struct kprobe_table *t, struct kprobe_site *site)
 {
-	unsigned long i, mask = (1UL << t->order) - 1;
+	unsigned long i = kprobe_table_hash(t, (unsigned long)site->kp.addr);
 	struct kprobe_site *cur;
 
-	i = hash_long((unsigned long)site->kp.addr, t->order);
 	for (;;) {
 		cur = rcu_dereference_protected(t->bucket[i],
 						lockdep_is_held(&kprobe_mutex));
 		if (!cur || cur == KPROBE_TOMBSTONE)
 			break;
-		i = (i + 1) & mask;
+		i = (i + 1) & t->mask;
 	}
 	if (!cur)
 		t->used++;
@@ -312,6 +340,8 @@ static int kprobe_table_rebuild(unsigned int live)
 	if (!t)
 		return -ENOMEM;
 	t->order = order;
+	t->shift = 64 - order;
+	t->mask = (1UL << order) - 1;
 	for (i = 0; old && i < (1U << old->order); i++) {
 		site = rcu_dereference_protected(old->bucket[i],
 						 lockdep_is_held(&kprobe_mutex));
@@ -357,12 +387,11 @@ int kprobe_table_insert(struct kprobe_site *site)
 void kprobe_table_remove(struct kprobe_site *site)
 {
 	struct kprobe_table *t = kprobe_table_locked();
-	unsigned long i, mask;
+	unsigned long i;
 
 	lockdep_assert_held(&kprobe_mutex);
-	mask = (1UL << t->order) - 1;
-	for (i = hash_long((unsigned long)site->kp.addr, t->order);
-	     rcu_access_pointer(t->bucket[i]) != site; i = (i + 1) & mask) {
+	for (i = kprobe_table_hash(t, (unsigned long)site->kp.addr);
+	     rcu_access_pointer(t->bucket[i]) != site; i = (i + 1) & t->mask) {
 		if (WARN_ON_ONCE(!rcu_access_pointer(t->bucket[i])))
 			return;
 	}

@@ -14,6 +14,7 @@
 #   /kselftest/ftrace/     tools/testing/selftests/ftrace/ of the work tree,
 #                          with kp-cases: the kprobe-related cases /init runs
 #   /bin/kp-perf           guest/kp-perf.c (perf_event_open on the kprobe PMU)
+#   /bin/kp-bpf            guest/kp-bpf.c (BPF programs on kprobe PMU events)
 #
 # The archive is written by the base's own usr/gen_initramfs.sh, so files are
 # owned by root and /dev/console exists without running as root.
@@ -49,6 +50,7 @@ fi
 
 gcc -static -O2 -Wall -o "$ROOT/bin/kp-exit" "$KP_TOOLS/guest/kp-exit.c"
 gcc -static -O2 -Wall -o "$ROOT/bin/kp-perf" "$KP_TOOLS/guest/kp-perf.c"
+gcc -static -O2 -Wall -o "$ROOT/bin/kp-bpf" "$KP_TOOLS/guest/kp-bpf.c"
 install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
 echo "kprobes-guest" > "$ROOT/etc/hostname"
 
@@ -64,10 +66,8 @@ fi
 # The base's ftracetest and the cases of it that create kprobe events: all
 # of test.d/kprobe/ and the few elsewhere (grep -l kprobe, and dynevent
 # cases writing "p:"/"r:" to dynamic_events).  No trigger/ case creates one.
+# Plus direct/kprobe-direct.tc: kprobe events next to ftrace direct calls.
 # Left out, with the reason (see README, "In-tree users"):
-#  - direct/kprobe-direct.tc passes on the baseline but not on ours, whose
-#    single ftrace ops always declares IPMODIFY and so excludes
-#    ftrace-direct callers (open item of the in-tree users issue);
 #  - kprobe/kretprobe_maxactive.tc probes inet_csk_accept, and the test
 #    kernel has no CONFIG_INET: it fails on both flavours;
 #  - kprobe/kprobe_args_user.tc fails on both flavours (its last step finds
@@ -81,7 +81,8 @@ if [ -x "$ftrace/ftracetest" ]; then
 	rm -rf "$ROOT/kselftest/ftrace/logs"
 	(cd "$ftrace/test.d" &&
 	 ls kprobe/*.tc | grep -v -e kretprobe_maxactive -e kprobe_args_user &&
-	 ls dynevent/add_remove_kprobe.tc dynevent/add_remove_btfarg.tc \
+	 ls direct/kprobe-direct.tc \
+	    dynevent/add_remove_kprobe.tc dynevent/add_remove_btfarg.tc \
 	    dynevent/clear_select_events.tc dynevent/generic_clear_event.tc \
 	    dynevent/test_duplicates.tc) \
 		> "$ROOT/kselftest/ftrace/kp-cases" ||

@@ -130,6 +130,7 @@ struct arch_specific_insn {
  *	kprobe_ctlblk::saved
  * @KPROBE_CPU_BUSY: inside kprobe_busy_begin()/end() (the core saves and
  *	restores the interrupted state itself)
+ * @KPROBE_CPU_NR_STATES: not a state, the number of states
  *
  * Transitions (one CPU, interrupts off; checked by kprobe_set_state()):
  *
@@ -168,6 +169,7 @@ enum kprobe_cpu_state {
 	KPROBE_CPU_POST,
 	KPROBE_CPU_REENTERED,
 	KPROBE_CPU_BUSY,
+	KPROBE_CPU_NR_STATES
 };
 
 #define KPROBE_NEST_MAX		4

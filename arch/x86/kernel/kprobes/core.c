@@ -66,39 +66,14 @@ static const kprobe_opcode_t kprobe_int3[MAX_INSN_SIZE] = {
  * ---------------------------------------------------------------------
  */
 
-/*
- * The changes kprobe_set_state() accepts.  REENTERED is entered only by
- * kprobe_push() and left only by kprobe_pop(); BUSY is entered and left by
- * the core's kprobe_busy_begin()/end(), which save and restore the state.
- */
-static const u8 kprobe_next_states[] = {
-	[KPROBE_CPU_IDLE]	= BIT(KPROBE_CPU_HANDLER),
-	[KPROBE_CPU_HANDLER]	= BIT(KPROBE_CPU_STEPPING) |
-				  BIT(KPROBE_CPU_POST) | BIT(KPROBE_CPU_IDLE),
-	[KPROBE_CPU_STEPPING]	= BIT(KPROBE_CPU_POST) | BIT(KPROBE_CPU_IDLE),
-	[KPROBE_CPU_POST]	= BIT(KPROBE_CPU_IDLE),
-	[KPROBE_CPU_REENTERED]	= 0,
-	[KPROBE_CPU_BUSY]	= 0,
-};
-
-/**
- * kprobe_set_state() - change this CPU's kprobe state
- * @kcb: this CPU's control block
- * @state: the new enum kprobe_cpu_state
- *
- * Warns about a change the state machine does not have; that is a bug in
- * this file, and the state is changed anyway so the CPU keeps going.
- */
-void kprobe_set_state(struct kprobe_ctlblk *kcb, u8 state)
+/* Out of line: the report is rare and big. */
+noinline void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state)
 {
-	WARN_ONCE(kcb->state >= ARRAY_SIZE(kprobe_next_states) ||
-		  !(kprobe_next_states[kcb->state] & BIT(state)),
-		  "kprobes: illegal CPU state change %u -> %u\n",
+	WARN_ONCE(1, "kprobes: illegal CPU state change %u -> %u\n",
 		  kcb->state, state);
-	kcb->state = state;
 }
 
-NOKPROBE_SYMBOL(kprobe_set_state);
+NOKPROBE_SYMBOL(kprobe_bad_state);
 
 /*
  * Save what this CPU is doing and make @p current in @state.  An NMI may
@@ -179,16 +154,13 @@ static nokprobe_inline void kprobe_start_step(struct kprobe *p,
  * instruction of the slot runs, so the state goes IDLE here and EFLAGS.IF
  * stays that of the probed context (it was never cleared).
  */
-static nokprobe_inline bool kprobe_boost(struct kprobe *p,
+static nokprobe_inline void kprobe_boost(struct kprobe *p,
 					 struct pt_regs *regs,
 					 struct kprobe_ctlblk *kcb)
 {
-	if (!p->ainsn.boostable || READ_ONCE(p->post_handler))
-		return false;
-	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
 	regs->ip = (unsigned long)p->ainsn.slot + KPROBE_BOOST_OFFSET;
-	return true;
 }
 
 static nokprobe_inline void kprobe_emulate(struct kprobe *p,
@@ -241,16 +213,18 @@ static void kprobe_step_done(struct kprobe *p, struct pt_regs *regs,
 NOKPROBE_SYMBOL(kprobe_step_done);
 
 /* A hit on an idle CPU: the handlers run. */
-static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
-		       struct kprobe_ctlblk *kcb)
+static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
+				       struct kprobe_ctlblk *kcb)
 {
+	unsigned long resume;
+
 	__this_cpu_write(current_kprobe, p);
-	kprobe_set_state(kcb, KPROBE_CPU_HANDLER);
+	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
 
 	/* regs->ip is p->addr + 1 here, as after any int3. */
-	if (p->pre_handler && p->pre_handler(p, regs)) {
+	if (kprobe_site_run_pre(p, regs)) {
 		/* The handler moved regs->ip: no instruction, no post. */
-		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 		return;
 	}
@@ -260,19 +234,24 @@ static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 		kprobe_insn_done(p, regs, kcb);
 		return;
 	}
-	/* A published detour runs the instruction instead (opt.c). */
-	if (kprobe_opt_bypass(p, regs)) {
-		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
-		return;
+	/* Without a post handler to come back for, the CPU need not trap again. */
+	if (!READ_ONCE(p->post_handler)) {
+		/* A published detour runs the instruction instead (opt.c). */
+		resume = kprobe_opt_resume_addr(p);
+		if (resume) {
+			regs->ip = resume;
+			kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+			reset_current_kprobe();
+			return;
+		}
+		if (p->ainsn.boostable) {
+			kprobe_boost(p, regs, kcb);
+			return;
+		}
 	}
-	if (kprobe_boost(p, regs, kcb))
-		return;
 	kprobe_start_step(p, regs, kcb);
-	kprobe_set_state(kcb, KPROBE_CPU_STEPPING);
+	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
-
-NOKPROBE_SYMBOL(kprobe_hit);
 
 /*
  * A hit while this CPU is already busy with a probe: from a handler, from
@@ -312,26 +291,27 @@ NOKPROBE_SYMBOL(kprobe_reenter);
 int kprobe_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->ip - INT3_INSN_SIZE;
+	struct kprobe *running;
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_site *site;
 
 	if (user_mode(regs))
 		return 0;
 
 	kcb = get_kprobe_ctlblk();
-	p = kprobe_running();
-	if (p && kprobe_is_step_end(p, kcb, addr)) {
-		kprobe_step_done(p, regs, kcb);
+	running = kprobe_running();
+	if (running && kprobe_is_step_end(running, kcb, addr)) {
+		kprobe_step_done(running, regs, kcb);
 		return 1;
 	}
 
-	p = get_kprobe((kprobe_opcode_t *)addr);
+	site = kprobe_site_lookup(addr);
 	/* A site armed through ftrace has no int3 of ours. */
-	if (p && !kprobe_ftrace(p)) {
-		if (kprobe_running())
-			kprobe_reenter(p, regs, kcb);
+	if (site && !kprobe_ftrace(&site->kp)) {
+		if (running)
+			kprobe_reenter(&site->kp, regs, kcb);
 		else
-			kprobe_hit(p, regs, kcb);
+			kprobe_hit(&site->kp, regs, kcb);
 		return 1;
 	}
 

@@ -9,6 +9,8 @@
  * would show them: regs->ip just past the breakpoint during the pre
  * handler, just past the 5-byte call afterwards.  Nothing is stepped: the
  * probed instruction is the fentry call, which has no effect of its own.
+ * Unless a pre handler redirects execution (returns non-zero), regs->ip
+ * is given back as ftrace passed it.
  *
  * This file is built without the fentry hook (see Makefile): the handler
  * is ftrace's callback and must not trace itself.
@@ -35,27 +37,43 @@ int arch_prepare_kprobe_ftrace(struct kprobe *p)
 }
 
 /* Run @p's handlers on an idle CPU, with regs->ip as an int3 probe has it. */
-static void kprobe_ftrace_hit(struct kprobe *p, struct pt_regs *regs,
-			      unsigned long ip)
+static nokprobe_inline void kprobe_ftrace_hit(struct kprobe *p,
+					      struct pt_regs *regs,
+					      unsigned long ip)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	unsigned long resume = regs->ip;
+	kprobe_post_handler_t post;
 
 	__this_cpu_write(current_kprobe, p);
-	kprobe_set_state(kcb, KPROBE_CPU_HANDLER);
+	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
 
 	regs->ip = ip + INT3_INSN_SIZE;
-	if (!p->pre_handler || !p->pre_handler(p, regs)) {
-		/* As if the call had run: ftrace resumes right after it. */
+	/* Non-zero: a handler chose regs->ip, and ftrace resumes there. */
+	if (kprobe_site_run_pre(p, regs))
+		goto idle;
+	post = READ_ONCE(p->post_handler);
+	if (post) {
+		/* As if the call had run. */
 		regs->ip = ip + MCOUNT_INSN_SIZE;
-		kprobe_run_post(p, regs, kcb);
+		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
+		kprobe_site_run_post(p, post, regs);
+		kprobe_move_state(kcb, KPROBE_CPU_POST, KPROBE_CPU_IDLE);
+	} else {
+		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	}
-	/* Otherwise a handler chose regs->ip, and ftrace resumes there. */
-
-	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+	/*
+	 * Where ftrace was going to resume, which another ftrace_ops (a live
+	 * patch) may have chosen: kprobes changes it only when a handler
+	 * asks to, so its ftrace_ops needs no FTRACE_OPS_FL_IPMODIFY.
+	 */
+	regs->ip = resume;
+	reset_current_kprobe();
+	return;
+idle:
+	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
 }
-
-NOKPROBE_SYMBOL(kprobe_ftrace_hit);
 
 /**
  * kprobe_ftrace_handler() - ftrace callback of the sites armed through ftrace
@@ -71,6 +89,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct kprobe_site *site;
 	struct kprobe *p;
 	int bit;
 
@@ -83,7 +102,8 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 
-	p = get_kprobe((kprobe_opcode_t *)ip);
+	site = kprobe_site_lookup(ip);
+	p = site ? &site->kp : NULL;
 	if (p && !kprobe_disabled(p)) {
 		if (kprobe_running())
 			kprobes_inc_nmissed_count(p);

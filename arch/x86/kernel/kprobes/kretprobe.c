@@ -6,7 +6,6 @@
  */
 #include "x86-kprobes.h"
 
-#include <linux/irqflags.h>
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 
@@ -45,16 +44,14 @@ NOKPROBE_SYMBOL(arch_prepare_kretprobe);
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs)
 {
 	void *frame = (void *)(regs->sp - sizeof(unsigned long));
-	unsigned long flags, ret;
 
 	/*
-	 * The trap path runs with interrupts off; the trampoline's popf
-	 * restores the probed function's flags afterwards.
+	 * Interrupts stay as the probed function left them (documented: on
+	 * x86 return handlers may run with interrupts on).  The handler's
+	 * busy section keeps an interrupt that hits a probe meanwhile from
+	 * pushing an instance on this task's list.
 	 */
-	local_irq_save(flags);
-	ret = kretprobe_trampoline_handler(regs, frame);
-	local_irq_restore(flags);
-	return ret;
+	return kretprobe_trampoline_handler(regs, frame);
 }
 
 NOKPROBE_SYMBOL(arch_kretprobe_trampoline_callback);

@@ -101,7 +101,7 @@ __visible void arch_optprobe_handler(struct kprobe_opt *o,
 		__this_cpu_write(current_kprobe, &site->kp);
 		kprobe_set_state(kcb, KPROBE_CPU_HANDLER);
 		/* A non-zero return asks for a new ip, which is not possible. */
-		site->kp.pre_handler(&site->kp, regs);
+		kprobe_site_run_pre(&site->kp, regs);
 		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 	}
@@ -521,6 +521,7 @@ int arch_optprobe_prepare(struct kprobe_opt *o)
 	o->buf = buf;
 	o->copy = (unsigned long)buf + l->size;
 	o->len = w->r.len;
+	o->single = w->r.nr == 1;
 	o->patch_len = JMP32_INSN_SIZE;
 	memcpy(o->orig, text + offset, JMP32_INSN_SIZE);
 	buf = NULL;

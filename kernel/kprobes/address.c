@@ -131,7 +131,7 @@ static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
 		/* The architecture wants function + offset: find the function. */
 		base = (unsigned long)addr + offset;
 		offset = 0;
-		if (kallsyms_lookup_size_offset(base, &size, &off)) {
+		if (kprobe_sym_size_offset(base, &size, &off)) {
 			base -= off;
 			offset = off;
 		}
@@ -212,7 +212,8 @@ int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
 		goto put;
 	}
 
-	if (ftrace_location(addr) == addr) {
+	/* Not ftrace_location(): off a call site, it looks the symbol up. */
+	if (kprobe_ftrace_site(addr)) {
 		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE)) {
 			why = "an ftrace call site (no KPROBES_ON_FTRACE)";
 			ret = -EINVAL;

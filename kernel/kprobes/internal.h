@@ -68,7 +68,9 @@
 
 #define pr_fmt(fmt) "kprobes: " fmt
 
+#include <linux/ftrace.h>
 #include <linux/hash.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -433,6 +435,12 @@ int kprobe_module_init(void);
  */
 int kprobe_module_text_get(unsigned long addr, struct module **modp,
 			   const char **why);
+/*
+ * kallsyms_lookup_size_offset() for an address that may be in a module,
+ * with kprobe_mutex held: module symbols through an index (module.c).
+ */
+bool kprobe_module_sym_size_offset(unsigned long addr, unsigned long *size,
+				   unsigned long *offset);
 #else
 static inline int kprobe_module_init(void)
 {
@@ -446,9 +454,42 @@ static inline int kprobe_module_text_get(unsigned long addr,
 	*why = "not in kernel text";
 	return -EINVAL;
 }
+
+static inline bool kprobe_module_sym_size_offset(unsigned long addr,
+						 unsigned long *size,
+						 unsigned long *offset)
+{
+	return kallsyms_lookup_size_offset(addr, size, offset);
+}
 #endif
 
+/*
+ * The function around @addr: kallsyms_lookup_size_offset(), quick for
+ * module text too.  Context: kprobe_mutex held.
+ */
+static inline bool kprobe_sym_size_offset(unsigned long addr,
+					  unsigned long *size,
+					  unsigned long *offset)
+{
+	if (core_kernel_text(addr))
+		return kallsyms_lookup_size_offset(addr, size, offset);
+	return kprobe_module_sym_size_offset(addr, size, offset);
+}
+
 /* ---- ftrace.c (CONFIG_KPROBES_ON_FTRACE only) ---- */
+
+/* Is @addr exactly an ftrace call site (a fentry call)? */
+#ifdef CONFIG_DYNAMIC_FTRACE
+static inline bool kprobe_ftrace_site(unsigned long addr)
+{
+	return ftrace_location_range(addr, addr) == addr;
+}
+#else
+static inline bool kprobe_ftrace_site(unsigned long addr)
+{
+	return false;
+}
+#endif
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
 int kprobe_ftrace_arm(struct kprobe_site *site);

@@ -517,7 +517,7 @@ int arch_prepare_kprobe(struct kprobe *p)
 	kprobe_arch_reason = NULL;
 
 	/* Do not read past the end of the function: it may end the text. */
-	if (kallsyms_lookup_size_offset(addr, &size, &offset) && size > offset)
+	if (kprobe_sym_size_offset(addr, &size, &offset) && size > offset)
 		len = min_t(unsigned long, len, size - offset);
 	ret = kprobe_copy_original_text(text, addr, len);
 	if (ret) {
@@ -807,7 +807,7 @@ int arch_kprobe_check_insn_boundary(unsigned long addr)
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (!kallsyms_lookup_size_offset(addr, &size, &offset) || !size) {
+	if (!kprobe_sym_size_offset(addr, &size, &offset) || !size) {
 		kprobe_arch_reason = "size of the function unknown";
 		return -EILSEQ;
 	}

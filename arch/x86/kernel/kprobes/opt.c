@@ -316,7 +316,7 @@ kprobe_opt_scan_cold(unsigned long func, unsigned long addr, unsigned int len)
 		return "too many cold parts to check";
 
 	for (i = 0; i < cold.nr && !why; i++) {
-		if (!kallsyms_lookup_size_offset(cold.addr[i], &size, &offset) ||
+		if (!kprobe_sym_size_offset(cold.addr[i], &size, &offset) ||
 		    offset || !size || size > KPROBE_OPT_FUNC_MAX)
 			return "a cold part of the function cannot be checked";
 		text = kvmalloc(size, GFP_KERNEL);
@@ -473,7 +473,7 @@ int arch_optprobe_prepare(struct kprobe_opt *o)
 		kprobe_arch_reason = "the detour template is too big";
 		return -E2BIG;
 	}
-	if (!kallsyms_lookup_size_offset(addr, &size, &offset) || !size) {
+	if (!kprobe_sym_size_offset(addr, &size, &offset) || !size) {
 		kprobe_arch_reason = "size of the function unknown";
 		return -EINVAL;
 	}

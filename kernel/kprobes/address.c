@@ -167,6 +167,7 @@ int kprobe_resolve_addr(struct kprobe *p, struct kprobe_target *t)
  * Return: 0 if the resolved address is a function entry, -EINVAL if it is
  * not (or the arguments are inconsistent), -ENOENT for an unknown symbol,
  * -EADDRNOTAVAIL for a symbol name shared by several functions.
+ * Context: process context, kprobe_mutex not held; sleeps.
  */
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 			 unsigned long offset)
@@ -175,7 +176,10 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 	const char *why;
 	int ret;
 
+	/* kprobe_locate() may use the module symbol index (module.c). */
+	mutex_lock(&kprobe_mutex);
 	ret = kprobe_locate(addr, sym, offset, &t, &why);
+	mutex_unlock(&kprobe_mutex);
 	if (ret)
 		return ret;
 	return t.on_func_entry ? 0 : -EINVAL;

@@ -55,7 +55,11 @@
 
 #include <kunit/visibility.h>
 
-/* Let registrations that come in a burst share the worker's waits. */
+/*
+ * Let registrations that come in a burst share the worker's waits: the
+ * worker runs at once for the first candidate after a quiet period, and
+ * this many jiffies later while candidates keep coming.
+ */
 #define KPROBE_OPT_DELAY	5
 
 /* Sites looked at per round, so that kprobe_mutex is not held for long. */
@@ -74,11 +78,18 @@ static LIST_HEAD(kprobe_opt_dying);
 static void kprobe_opt_worker(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kprobe_opt_work, kprobe_opt_worker);
 
+/* When the worker last started; kprobe_mutex. */
+static unsigned long kprobe_opt_last_run;
+
 static void kprobe_opt_kick(void)
 {
+	unsigned long delay = KPROBE_OPT_DELAY;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (time_after(jiffies, kprobe_opt_last_run + KPROBE_OPT_DELAY))
+		delay = 0;
 	/* The worker sleeps a long time in RCU waits: not on a bound queue. */
-	queue_delayed_work(system_unbound_wq, &kprobe_opt_work,
-			   KPROBE_OPT_DELAY);
+	queue_delayed_work(system_unbound_wq, &kprobe_opt_work, delay);
 }
 
 /* Show whether the jump is in on the site and on each member. */
@@ -372,6 +383,7 @@ static void kprobe_opt_worker(struct work_struct *work)
 	bool wait;
 
 	mutex_lock(&kprobe_mutex);
+	kprobe_opt_last_run = jiffies;
 	kprobe_opt_publish();
 	kprobe_opt_patch(false);
 	/* Another round for what did not fit in this one. */

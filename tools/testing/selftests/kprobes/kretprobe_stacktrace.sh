@@ -70,7 +70,7 @@ check "vfs_read's caller is ksys_read in every stack" \
 check "no stack shows the kretprobe trampoline" \
 	sh -c "! grep -q -e 'kretprobe_trampoline' -e \"unknown/kretprobe'd\" '$out'"
 check "the return event names ksys_read as the caller" \
-	grep -q 'vfsret: (ksys_read+0x[0-9a-f]* <- vfs_read)' "$out"
+	grep -q -E 'vfsret: \(ksys_read\+0x[0-9a-f]+(/0x[0-9a-f]+)? <- vfs_read\)' "$out"
 
 if [ "$KP_FAILED" -gt 0 ]; then
 	diag "trace:"

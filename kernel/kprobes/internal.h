@@ -142,8 +142,8 @@ enum kprobe_site_state {
  * @state: enum kprobe_site_state; kprobe_mutex
  * @nr_enabled: members not disabled; kprobe_mutex
  * @nr_post: enabled members with a post_handler; kprobe_mutex
- * @solo: the only enabled member, or NULL (none, or several); written
- *	under kprobe_mutex, read by the dispatchers
+ * @solo: the only enabled member if it has a pre handler, else NULL;
+ *	written under kprobe_mutex, read by the dispatchers
  * @mod: module owning the text, or NULL for core kernel text
  * @opt: jump optimization (optimizer.c), NULL until the site was first a
  *	candidate; set under kprobe_mutex, read by the trap path
@@ -189,11 +189,12 @@ static nokprobe_inline int kprobe_site_run_pre(struct kprobe *kp,
 	if (!m)
 		return kp->pre_handler(kp, regs);
 	/*
-	 * @solo is enabled: a member being disabled or gone is no longer
-	 * solo once the site is recounted, before its text is disarmed.  A
-	 * hit in between runs the handler, as if it had come a bit earlier.
+	 * @solo is enabled and has a pre handler: a member being disabled or
+	 * gone is no longer solo once the site is recounted, before its text
+	 * is disarmed.  A hit in between runs the handler, as if it had come
+	 * a bit earlier.
 	 */
-	return m->pre_handler ? m->pre_handler(m, regs) : 0;
+	return m->pre_handler(m, regs);
 }
 
 /**
@@ -275,8 +276,7 @@ kprobe_table_search(struct kprobe_table *t, unsigned long addr)
 	struct kprobe_site *site;
 	unsigned long i;
 
-	if (!t)
-		return NULL;
+	/* There always is a table (table.c: kprobe_boot_table). */
 	for (i = kprobe_table_hash(t, addr); ; i = (i + 1) & t->mask) {
 		/* Pairs with rcu_assign_pointer() in kprobe_table_place(). */
 		site = rcu_dereference_raw(t->bucket[i]);

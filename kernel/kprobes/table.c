@@ -26,7 +26,19 @@
 /* A removed entry (see internal.h): its address, NULL, never matches. */
 struct kprobe_site kprobe_tombstone;
 
-struct kprobe_table __rcu *kprobe_table;
+/*
+ * The table until kprobe_table_init() allocates the first real one: two
+ * empty buckets.  So there always is a table, and a search (which an
+ * int3 of somebody else's can start very early) never tests for none.
+ */
+static struct kprobe_table kprobe_boot_table = {
+	.order	= 1,
+	.shift	= 63,
+	.mask	= 1,
+	.bucket	= { NULL, NULL },
+};
+
+struct kprobe_table __rcu *kprobe_table = RCU_INITIALIZER(&kprobe_boot_table);
 
 HLIST_HEAD(kprobe_all_sites);
 
@@ -118,7 +130,7 @@ static int kprobe_site_pre_solo(struct kprobe *kp, struct pt_regs *regs)
 
 	if (unlikely(!m))
 		return kprobe_site_pre(kp, regs);
-	if (kprobe_member_off(m) || !m->pre_handler)
+	if (kprobe_member_off(m))
 		return 0;
 	return m->pre_handler(m, regs);
 }
@@ -189,7 +201,8 @@ void kprobe_site_recount(struct kprobe_site *site)
 	}
 	site->nr_enabled = enabled;
 	site->nr_post = post;
-	if (enabled != 1)
+	/* The inline dispatch (internal.h) calls its pre handler unchecked. */
+	if (enabled != 1 || !solo->pre_handler)
 		solo = NULL;
 	/* Before the dispatchers: a solo one may meet NULL, not a stale member. */
 	WRITE_ONCE(site->solo, solo);
@@ -342,7 +355,7 @@ static int kprobe_table_rebuild(unsigned int live)
 	t->order = order;
 	t->shift = 64 - order;
 	t->mask = (1UL << order) - 1;
-	for (i = 0; old && i < (1U << old->order); i++) {
+	for (i = 0; i < (1U << old->order); i++) {
 		site = rcu_dereference_protected(old->bucket[i],
 						 lockdep_is_held(&kprobe_mutex));
 		if (site && site != KPROBE_TOMBSTONE)
@@ -357,7 +370,7 @@ static int kprobe_table_rebuild(unsigned int live)
 	 * any CPU can hit it.
 	 */
 	rcu_assign_pointer(kprobe_table, t);
-	if (old)
+	if (old != &kprobe_boot_table)
 		kvfree_rcu(old, rcu);
 	return 0;
 }
@@ -369,8 +382,8 @@ int kprobe_table_insert(struct kprobe_site *site)
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (!t || 2 * (t->used + 1) > (1U << t->order)) {
-		ret = kprobe_table_rebuild(t ? t->live + 1 : 1);
+	if (2 * (t->used + 1) > (1U << t->order)) {
+		ret = kprobe_table_rebuild(t->live + 1);
 		if (ret)
 			return ret;
 		t = kprobe_table_locked();
@@ -408,7 +421,8 @@ int __init kprobe_table_init(void)
 	int ret;
 
 	mutex_lock(&kprobe_mutex);
-	ret = kprobe_table_locked() ? 0 : kprobe_table_rebuild(0);
+	ret = kprobe_table_locked() != &kprobe_boot_table ? 0 :
+	      kprobe_table_rebuild(0);
 	mutex_unlock(&kprobe_mutex);
 	return ret;
 }

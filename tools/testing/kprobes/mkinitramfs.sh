@@ -67,11 +67,7 @@ fi
 # of test.d/kprobe/ and the few elsewhere (grep -l kprobe, and dynevent
 # cases writing "p:"/"r:" to dynamic_events).  No trigger/ case creates one.
 # Plus direct/kprobe-direct.tc: kprobe events next to ftrace direct calls.
-# Left out, with the reason (see README, "In-tree users"):
-#  - kprobe/kretprobe_maxactive.tc probes inet_csk_accept, and the test
-#    kernel has no CONFIG_INET: it fails on both flavours;
-#  - kprobe/kprobe_args_user.tc fails on both flavours (its last step finds
-#    no "(fault)" line for ustring on kernel memory), not investigated.
+# The config fragment turns on what they need (see its last section).
 # CI has no baseline run to compare with, so a case failing on both would
 # count as a failure of ours there.
 ftrace=$KP_SRC/tools/testing/selftests/ftrace
@@ -80,7 +76,7 @@ if [ -x "$ftrace/ftracetest" ]; then
 	cp -a "$ftrace" "$ROOT/kselftest/ftrace"
 	rm -rf "$ROOT/kselftest/ftrace/logs"
 	(cd "$ftrace/test.d" &&
-	 ls kprobe/*.tc | grep -v -e kretprobe_maxactive -e kprobe_args_user &&
+	 ls kprobe/*.tc &&
 	 ls direct/kprobe-direct.tc \
 	    dynevent/add_remove_kprobe.tc dynevent/add_remove_btfarg.tc \
 	    dynevent/clear_select_events.tc dynevent/generic_clear_event.tc \

@@ -110,6 +110,28 @@ diag "target: $MOD:$FN"
 KRE="^[0-9a-f]{16}  k  $FN\\+0x[0-9a-f]+"
 RRE="^[0-9a-f]{16}  r  $FN\\+0x[0-9a-f]+"
 
+# ---- instruction boundaries in module text ----------------------------------
+# The function around a module address comes from kprobes' symbol index of
+# the module: if it were wrong, every offset would be refused (function
+# unknown) or boundaries would be checked from the wrong start.  The first
+# 24 bytes of the function hold several instructions, some longer than one
+# byte: some offsets must be accepted, some refused.
+accepted=0
+refused=0
+for off in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
+	if ev_add "p:$GROUP/b$off $MOD:$FN+$off"; then
+		accepted=$((accepted + 1))
+		ev_del "b$off"
+	else
+		refused=$((refused + 1))
+	fi
+done
+diag "$MOD:$FN+0..23: $accepted offsets accepted, $refused refused"
+check "some offsets of $MOD:$FN are instruction boundaries" \
+	[ "$accepted" -gt 1 ]
+check "some offsets of $MOD:$FN are inside an instruction" \
+	[ "$refused" -gt 0 ]
+
 # ---- kprobe events on module text -------------------------------------------
 
 check "kprobe event on $MOD:$FN" ev_add "p:$GROUP/mk $MOD:$FN"

@@ -177,7 +177,7 @@ static nokprobe_inline bool kprobe_member_off(struct kprobe *m)
  * @regs: the registers of the hit
  *
  * What the architecture calls instead of @kp->pre_handler (the site's
- * dispatcher): the same, with the common one-member case inline.
+ * list walk): the same, with the common one-member case (@solo) inline.
  * Context: the hit path (RCU reader).
  * Return: non-zero if a handler changed regs->ip (skip the instruction).
  */

@@ -117,46 +117,10 @@ static void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(kprobe_site_post);
 
-/*
- * The dispatchers of a site with one enabled member, the common case:
- * no list walk.  @solo is read once; recount may have cleared it (or
- * switched to another member) since this dispatcher was read, in which
- * case the walk above does the job.  The member stays valid for the hit
- * either way: unregistration waits for a grace period before it returns.
- */
-static int kprobe_site_pre_solo(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
-
-	if (unlikely(!m))
-		return kprobe_site_pre(kp, regs);
-	if (kprobe_member_off(m))
-		return 0;
-	return m->pre_handler(m, regs);
-}
-
-NOKPROBE_SYMBOL(kprobe_site_pre_solo);
-
-static void kprobe_site_post_solo(struct kprobe *kp, struct pt_regs *regs,
-				  unsigned long flags)
-{
-	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
-
-	if (unlikely(!m)) {
-		kprobe_site_post(kp, regs, flags);
-		return;
-	}
-	if (!kprobe_member_off(m) && m->post_handler)
-		m->post_handler(m, regs, flags);
-}
-
-NOKPROBE_SYMBOL(kprobe_site_post_solo);
-
 /* Is @p a site's kprobe (rather than a member, or the busy marker)? */
 static bool kprobe_is_site(struct kprobe *p)
 {
-	return p->pre_handler == kprobe_site_pre ||
-	       p->pre_handler == kprobe_site_pre_solo;
+	return p->pre_handler == kprobe_site_pre;
 }
 
 NOKPROBE_SYMBOL(kprobe_is_site);
@@ -182,8 +146,9 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 
 /*
- * Recompute the member counts and pick the dispatchers: the solo ones
- * while exactly one member is enabled.
+ * Recompute the member counts and @solo, the member that the hit path
+ * (kprobe_site_run_pre() and _post() in internal.h) calls without walking
+ * the list while it is the only enabled one.
  */
 void kprobe_site_recount(struct kprobe_site *site)
 {
@@ -204,16 +169,17 @@ void kprobe_site_recount(struct kprobe_site *site)
 	/* The inline dispatch (internal.h) calls its pre handler unchecked. */
 	if (enabled != 1 || !solo->pre_handler)
 		solo = NULL;
-	/* Before the dispatchers: a solo one may meet NULL, not a stale member. */
+	/*
+	 * A hit that reads a stale @solo still calls a member that is valid
+	 * for the hit (unregistration waits for a grace period); one that
+	 * reads NULL walks the list.
+	 */
 	WRITE_ONCE(site->solo, solo);
-	WRITE_ONCE(site->kp.pre_handler,
-		   solo ? kprobe_site_pre_solo : kprobe_site_pre);
 	/*
 	 * Read by the architecture on the first trap to decide whether to
 	 * come back for a post handler at all.
 	 */
-	WRITE_ONCE(site->kp.post_handler,
-		   !post ? NULL : solo ? kprobe_site_post_solo : kprobe_site_post);
+	WRITE_ONCE(site->kp.post_handler, post ? kprobe_site_post : NULL);
 	/* A post handler, or no enabled member, rules out a jump. */
 	kprobe_opt_update(site);
 }

@@ -12,14 +12,14 @@ JOBS		?= $(shell nproc)
 
 export BASE BUILD BASELINE JOBS PREEMPT
 # Optional knobs, passed to the scripts when set (see "make help").
-export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT
+export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS
 
 FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter 1,$(PREEMPT)),-preempt)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
-.PHONY: help deps prepare config build initramfs run check shell bench \
+.PHONY: help deps prepare config build initramfs run check shell bench matrix \
 	clean distclean
 
 help:
@@ -33,6 +33,7 @@ help:
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench.csv, .svg'
+	@echo '  matrix     the built-only configurations: Debian amd64 (compile), KPROBES=n'
 	@echo '  clean      remove the flavour directories (keep the base extraction)'
 	@echo '  distclean  remove $(BUILD)/ entirely'
 	@echo 'Variables:'
@@ -46,6 +47,7 @@ help:
 	@echo '  ACCEL=     QEMU accelerator [tcg,thread=single]'
 	@echo '  KP_INIT_HANG=1  make the guest hang (tests the timeout)'
 	@echo '  KP_APPEND= extra kernel command-line arguments'
+	@echo '  MATRIX_CELLS=  matrix cells to run [debian nokprobes]'
 
 deps:
 	@$(T)/deps.sh
@@ -72,6 +74,10 @@ check: initramfs
 
 shell: initramfs
 	@$(T)/boot.sh shell
+
+# The configuration matrix cells that are built, not booted (matrix.sh).
+matrix: deps
+	@$(T)/matrix.sh
 
 # Builds and boots both flavours itself (BASELINE= does not apply).
 bench: deps

@@ -32,6 +32,18 @@
 #include <linux/refcount.h>
 #include <asm/kprobes.h>
 
+#ifndef CONFIG_KPROBES
+/*
+ * Without kprobes the architecture defines neither type.  struct kprobe
+ * stays declared all the same, so that code which embeds one and calls
+ * the API behind IS_ENABLED(CONFIG_KPROBES) builds in every configuration.
+ */
+typedef unsigned char kprobe_opcode_t;
+struct arch_specific_insn {
+	char unused;
+};
+#endif
+
 struct kprobe;
 struct pt_regs;
 struct kretprobe;
@@ -414,6 +426,9 @@ static inline struct kprobe *kprobe_running(void)
 {
 	return NULL;
 }
+
+static inline void kprobe_busy_begin(void) { }
+static inline void kprobe_busy_end(void) { }
 
 static inline bool kprobe_page_fault(struct pt_regs *regs, unsigned int trap)
 {

@@ -37,6 +37,8 @@ REQUIRED=(
 	"ccache:ccache"
 	"qemu-system-x86:qemu-system-x86_64"
 	"busybox-static:static-busybox"
+	"linux-source-6.12:/usr/src/linux-source-6.12.tar.xz"
+	"linux-config-6.12:/usr/src/linux-config-6.12/config.amd64_none_amd64.xz"
 )
 OPTIONAL=(
 	"bash-static:/usr/bin/bash-static"
@@ -97,6 +99,15 @@ fi
 note "installing: $missing$optional"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
+# Debian 12 has the 6.12 packages in bookworm-security only.
+for pkg in $missing; do
+	case $pkg in
+	linux-source-6.12|linux-config-6.12)
+		apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]' ||
+			die "apt cannot find $pkg: add bookworm-security to the apt sources
+(deb http://deb.debian.org/debian-security bookworm-security main)" ;;
+	esac
+done
 # shellcheck disable=SC2086 # word splitting of the package list is intended
 apt-get install -y --no-install-recommends $missing $optional
 

@@ -8,7 +8,9 @@
 #   /bin/busybox + links   the host's busybox-static
 #   /bin/bash              the host's bash-static, if installed
 #   /bin/kp-exit           guest/kp-exit.c, built statically here
-#   /lib/modules/<rel>/    every module of the build (modules_install)
+#   /lib/modules/<rel>/    every module of the build (modules_install);
+#                          on the baseline also extra/kprobes_test_target.ko,
+#                          built here from kernel/kprobes/kprobes_test_target.c
 #   /kselftest/kprobes/    tools/testing/selftests/kprobes/ of the work tree
 #   /bench/kpbench.ko      the benchmark module, tools/testing/kprobes/bench/
 #   /kselftest/ftrace/     tools/testing/selftests/ftrace/ of the work tree,
@@ -56,6 +58,24 @@ echo "kprobes-guest" > "$ROOT/etc/hostname"
 
 cp -a "$KP_DIR/modroot/lib/modules" "$ROOT/lib/"
 
+# The kselftests' target module (module_gone.sh, bpf_kprobe.sh) is built
+# with our kernel/kprobes/, which the baseline does not have: build it out
+# of tree there, in a copy as the benchmark module below, so that both
+# flavours are tested on the same module text.  It uses the module API only.
+if [ -z "$(find "$ROOT/lib/modules" -name kprobes_test_target.ko)" ]; then
+	tt=$KP_DIR/test-target
+	rm -rf "$tt"
+	mkdir -p "$tt"
+	cp "$KP_REPO/kernel/kprobes/kprobes_test_target.c" "$tt/"
+	echo 'obj-m += kprobes_test_target.o' > "$tt/Makefile"
+	kmake -s M="$tt" modules ||
+		die "$KP_FLAVOUR: kprobes_test_target.ko does not build"
+	rel=$(cat "$KP_OBJ/include/config/kernel.release")
+	mkdir -p "$ROOT/lib/modules/$rel/extra"
+	strip --strip-debug -o "$ROOT/lib/modules/$rel/extra/kprobes_test_target.ko" \
+		"$tt/kprobes_test_target.ko"
+fi
+
 selftests=$KP_SRC/tools/testing/selftests/kprobes
 if [ -d "$selftests" ]; then
 	mkdir -p "$ROOT/kselftest"
@@ -66,7 +86,9 @@ fi
 # The base's ftracetest and the cases of it that create kprobe events: all
 # of test.d/kprobe/ and the few elsewhere (grep -l kprobe, and dynevent
 # cases writing "p:"/"r:" to dynamic_events).  No trigger/ case creates one.
-# Plus direct/kprobe-direct.tc: kprobe events next to ftrace direct calls.
+# Plus direct/kprobe-direct.tc: kprobe events next to ftrace direct calls,
+# and the fprobe event cases (fprobe runs on rethook, which builds on a
+# header of ours, and shares kprobe_busy_begin()/end() with kprobes).
 # The config fragment turns on what they need (see its last section).
 # CI has no baseline run to compare with, so a case failing on both would
 # count as a failure of ours there.
@@ -80,7 +102,10 @@ if [ -x "$ftrace/ftracetest" ]; then
 	 ls direct/kprobe-direct.tc \
 	    dynevent/add_remove_kprobe.tc dynevent/add_remove_btfarg.tc \
 	    dynevent/clear_select_events.tc dynevent/generic_clear_event.tc \
-	    dynevent/test_duplicates.tc) \
+	    dynevent/test_duplicates.tc \
+	    dynevent/add_remove_fprobe.tc dynevent/fprobe_args_vfs.tc \
+	    dynevent/fprobe_entry_arg.tc dynevent/fprobe_syntax_errors.tc \
+	    dynevent/tprobe_syntax_errors.tc) \
 		> "$ROOT/kselftest/ftrace/kp-cases" ||
 		die "ftracetest cases missing in $ftrace/test.d"
 fi

@@ -1,0 +1,342 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# matrix.sh - the configurations besides the two that "make check" boots.
+#
+# A kprobes series must build in every configuration a distribution or a
+# build bot tries, not only in the harness's test fragment.  Each cell is
+# named, built, and prints one line "matrix: CELL: PASS|FAIL ...":
+#
+#   debian     Debian's amd64 config (config.amd64_none_amd64.xz of the
+#              linux-config-6.12 package), olddefconfig, then compile only:
+#              every object of the base whose source includes
+#              <linux/kprobes.h>, <asm/kprobes.h>, <linux/rethook.h> or
+#              <linux/fprobe.h> or calls the kprobes API (the list is
+#              computed from the base each run), plus every object of the
+#              kprobes directories that the config builds.  The same list
+#              is compiled on the baseline (upstream's kprobes, same base
+#              and config); an object that fails there is not part of this
+#              config's build (32-bit-only files, other options) and is
+#              skipped.  FAIL: an object that compiles on the baseline does
+#              not compile on ours, an object of ours warns, or an object
+#              warns about something (gcc or objtool) it does not on the
+#              baseline.  A full distribution kernel takes hours here.
+#   nokprobes  the test config with CONFIG_KPROBES off (and all that
+#              depends on it), kprobes-test-nokprobes.config merged last:
+#              vmlinux and the modules build, and .config really has
+#              kprobes off while ftrace, fprobe and BPF stay on.
+#
+# The booted cells are "make check" (default config: kprobes, kretprobes,
+# optprobes, kprobes on ftrace, fprobe, BPF kprobe_multi) and
+# "make check PREEMPT=1"; .ci/run runs them and this script.
+#
+# BASELINE=1 runs the cells on upstream's kprobes instead.  MATRIX_CELLS
+# picks cells ("debian nokprobes" by default); MATRIX_REUSE=1 judges the
+# debian cell from the logs of its last compile.  The last line is
+# "N passed, N failed" over the cells; the exit status is non-zero if one
+# failed.
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+export LC_ALL=C
+
+CELLS=${MATRIX_CELLS:-debian nokprobes}
+DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
+LOCK=${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}
+RESULTS=$BUILD/matrix-$KP_FLAVOUR.results
+
+# A kernel make in work tree $1 with objects in $2, clean environment.
+mk()
+{
+	local src=$1 obj=$2
+
+	shift 2
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		make -C "$src" O="$obj" "$@"
+}
+
+# One kernel build at a time on this machine (build.sh takes it too).
+take_build_lock()
+{
+	[ "${KP_NO_WAIT:-}" = 1 ] && return 0
+	exec 8>"$LOCK"
+	if ! flock -n 8; then
+		note "waiting for another harness build to finish"
+		flock 8
+	fi
+}
+
+drop_build_lock()
+{
+	[ "${KP_NO_WAIT:-}" = 1 ] && return 0
+	exec 8>&-
+}
+
+# Lay out flavour $1's work tree (prepare.sh is incremental).
+prepare_flavour()
+{
+	if [ "$1" = baseline ]; then
+		BASELINE=1 PREEMPT='' "$KP_TOOLS/prepare.sh" >&2
+	else
+		BASELINE='' PREEMPT='' "$KP_TOOLS/prepare.sh" >&2
+	fi
+}
+
+passed=0
+failed=0
+: > "$RESULTS"
+
+result()
+{
+	local cell=$1 verdict=$2
+
+	shift 2
+	echo "matrix: $cell: $verdict $*" | tee -a "$RESULTS"
+	if [ "$verdict" = PASS ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+# ---- debian ---------------------------------------------------------------
+
+# The base objects to compile: .c files of the base work tree $1 that use
+# kprobes, outside other architectures, tools and samples.  Printed as
+# object paths, one per line.
+debian_candidates()
+{
+	local base=$1
+	local api='register_kprobes?|unregister_kprobes?|register_kretprobes?|unregister_kretprobes?|enable_kprobe|disable_kprobe|enable_kretprobe|disable_kretprobe|kprobe_running|get_kprobe|kprobe_on_func_entry|within_kprobe_blacklist|kretprobe_find_ret_addr|is_kretprobe_trampoline|kprobe_page_fault|kprobe_busy_begin|kprobe_int3_handler|NOKPROBE_SYMBOL'
+
+	(cd "$base" &&
+	 grep -rlE --include='*.c' \
+		"#include <(linux/(kprobes|rethook|fprobe)|asm/kprobes)\\.h>|\\b($api)\\b" \
+		arch/x86 block certs crypto drivers fs init io_uring ipc kernel \
+		lib mm net security sound virt) |
+		grep -vE '^(kernel/kprobes\.c|arch/x86/kernel/kprobes/|arch/x86/um/)' |
+		sed 's/\.c$/.o/' | sort -u
+}
+
+# A compiler wrapper that keeps each object's diagnostics and exit status
+# in $KP_CCLOG/<object path with / as #>.{log,rc}: parallel make output
+# cannot be attributed to objects reliably, a per-object file can.
+write_cc_wrapper()
+{
+	cat > "$1" <<'EOF'
+#!/bin/sh
+out=
+prev=
+for a in "$@"; do
+	[ "$prev" = -o ] && out=$a
+	prev=$a
+done
+case $out in
+*.o)	;;
+*)	exec ccache gcc "$@" ;;
+esac
+log=$KP_CCLOG/$(echo "$out" | tr / '#')
+ccache gcc "$@" 2> "$log.log"
+rc=$?
+cat "$log.log" >&2
+echo "$rc" > "$log.rc"
+exit "$rc"
+EOF
+	chmod +x "$1"
+}
+
+# Configure and compile the list in $3 for flavour $1 (work tree $2).
+# Diagnostics land in $BUILD/$1/obj-debian/cclog/.
+debian_compile()
+{
+	local fl=$1 src=$2 list=$3 extra=$4
+	local obj=$BUILD/$fl/obj-debian
+	local cclog=$obj/cclog wrapper=$BUILD/$fl/debian-cc
+	local -a objs=()
+
+	mkdir -p "$obj"
+	if ! [ -f "$obj/.config" ] || [ "$DEBIAN_CONFIG" -nt "$obj/.config" ] ||
+	   [ -n "$(find "$src" -name 'Kconfig*' -newer "$obj/.config" -print -quit)" ]; then
+		xz -dc "$DEBIAN_CONFIG" > "$obj/.config"
+		mk "$src" "$obj" -s olddefconfig
+	fi
+	rm -rf "$cclog"
+	mkdir -p "$cclog"
+	write_cc_wrapper "$wrapper"
+	mapfile -t objs < "$list"
+	# shellcheck disable=SC2206 # directory targets, word splitting intended
+	objs+=($extra)
+	# -k: an object that does not build in this config must not stop the
+	# others; the verdict comes from the per-object logs, not from make.
+	KP_CCLOG=$cclog CCACHE_BASEDIR=$BUILD \
+		mk "$src" "$obj" -k -j"$JOBS" CC="$wrapper" HOSTCC="ccache gcc" \
+		KCFLAGS="-fmacro-prefix-map=../src/=" "${objs[@]}" \
+		> "$obj/make.log" 2>&1 || true
+}
+
+# The warnings of object $2 in compile log dir $1, one normalised message a
+# line: gcc's (location dropped, so that a header's changed line numbers do
+# not count as new) and objtool's from the make log $3.
+debian_warnings()
+{
+	local cclog=$1 o=$2 makelog=$3
+	local f
+
+	f=$cclog/$(echo "$o" | tr / '#')
+
+	{
+		[ -f "$f.log" ] && grep -E 'warning:' "$f.log" |
+			sed -E 's/^.*warning: //'
+		grep -F "$o: warning: objtool:" "$makelog" |
+			sed -E 's/^.*warning: //'
+	} | sort -u || true
+}
+
+debian_ok()
+{
+	local f
+	f=$1/$(echo "$2" | tr / '#')
+	[ -f "$f.rc" ] && [ "$(cat "$f.rc")" = 0 ]
+}
+
+cell_debian()
+{
+	local list start ours_objs skipped=0 built=0 errors=0 warns=0
+	local o w fl bobj oobj
+	local -a problems=()
+
+	[ -f "$DEBIAN_CONFIG" ] || {
+		result debian FAIL "no $DEBIAN_CONFIG (package linux-config-6.12; make deps)"
+		return
+	}
+	start=$(now)
+	prepare_flavour baseline || { result debian FAIL "prepare baseline"; return; }
+	[ "$KP_FLAVOUR" = ours ] &&
+		{ prepare_flavour ours || { result debian FAIL "prepare ours"; return; }; }
+	# The baseline work tree is the pristine base (plus selftests/kprobes).
+	list=$BUILD/matrix-debian.list
+	debian_candidates "$BUILD/baseline/src" > "$list"
+	note "debian: $(wc -l < "$list") base objects use kprobes"
+
+	[ "${MATRIX_REUSE:-}" = 1 ] || {
+	take_build_lock
+	note "debian: compiling on the baseline"
+	debian_compile baseline "$BUILD/baseline/src" "$list" \
+		"kernel/kprobes.o arch/x86/kernel/kprobes/"
+	if [ "$KP_FLAVOUR" = ours ]; then
+		note "debian: compiling on ours"
+		debian_compile ours "$BUILD/ours/src" "$list" \
+			"kernel/kprobes/ arch/x86/kernel/kprobes/"
+	fi
+	drop_build_lock
+	}
+
+	fl=$KP_FLAVOUR
+	bobj=$BUILD/baseline/obj-debian
+	oobj=$BUILD/$fl/obj-debian
+	while IFS= read -r o; do
+		if ! debian_ok "$bobj/cclog" "$o"; then
+			skipped=$((skipped + 1))
+			continue
+		fi
+		built=$((built + 1))
+		[ "$fl" = baseline ] && continue
+		if ! debian_ok "$oobj/cclog" "$o"; then
+			errors=$((errors + 1))
+			problems+=("$o: does not compile on ours")
+			continue
+		fi
+		w=$(comm -13 <(debian_warnings "$bobj/cclog" "$o" "$bobj/make.log") \
+			     <(debian_warnings "$oobj/cclog" "$o" "$oobj/make.log"))
+		if [ -n "$w" ]; then
+			warns=$((warns + 1))
+			problems+=("$o: new warning: $(echo "$w" | head -n 1)")
+		fi
+	done < "$list"
+
+	# The kprobes implementation itself: every object the config builds.
+	if [ "$fl" = ours ]; then
+		ours_objs=$(cd "$oobj" && find kernel/kprobes arch/x86/kernel/kprobes \
+			-name '*.o' ! -name '*.mod.o' 2>/dev/null | sort)
+	else
+		ours_objs=$(cd "$oobj" && { ls kernel/kprobes.o 2>/dev/null;
+			find arch/x86/kernel/kprobes -name '*.o' 2>/dev/null; } | sort)
+	fi
+	for o in $ours_objs; do
+		built=$((built + 1))
+		w=$(debian_warnings "$oobj/cclog" "$o" "$oobj/make.log")
+		if ! debian_ok "$oobj/cclog" "$o"; then
+			errors=$((errors + 1))
+			problems+=("$o: does not compile")
+		elif [ -n "$w" ]; then
+			warns=$((warns + 1))
+			problems+=("$o: warning: $(echo "$w" | head -n 1)")
+		fi
+	done
+	if grep -qE '^[^ ]*(kernel/kprobes|arch/x86/kernel/kprobes)[^ ]*: (error|fatal)' \
+		"$oobj/make.log" || [ -z "$ours_objs" ]; then
+		errors=$((errors + 1))
+		problems+=("the kprobes directories do not build (see $oobj/make.log)")
+	fi
+
+	for w in "${problems[@]}"; do
+		echo "matrix: debian: $w"
+	done
+	if [ "$errors" = 0 ] && [ "$warns" = 0 ]; then
+		result debian PASS "$built objects compiled, $errors errors," \
+			"$warns with new warnings ($skipped not in this config), $(( $(now) - start )) s"
+	else
+		result debian FAIL "$built objects, $errors errors, $warns with new" \
+			"warnings ($skipped not in this config); logs in $oobj/"
+	fi
+}
+
+# ---- nokprobes ------------------------------------------------------------
+
+cell_nokprobes()
+{
+	local src=$BUILD/$KP_FLAVOUR/src obj=$BUILD/$KP_FLAVOUR/obj-nokprobes
+	local frag=$KP_REPO/kernel/configs/kprobes-test-nokprobes.config
+	local start sym bad=
+
+	start=$(now)
+	prepare_flavour "$KP_FLAVOUR" || { result nokprobes FAIL "prepare"; return; }
+	mkdir -p "$obj"
+	cat "$KP_FRAGMENT" "$frag" > "$obj/kp-allconfig.new"
+	if ! [ -f "$obj/.config" ] || ! cmp -s "$obj/kp-allconfig.new" "$obj/kp-allconfig" ||
+	   [ -n "$(find "$src" -name 'Kconfig*' -newer "$obj/.config" -print -quit)" ]; then
+		mk "$src" "$obj" -s KCONFIG_ALLCONFIG="$obj/kp-allconfig.new" \
+			allnoconfig > "$obj/config.log" 2>&1 ||
+			{ result nokprobes FAIL "allnoconfig (see $obj/config.log)"; return; }
+	fi
+	mv "$obj/kp-allconfig.new" "$obj/kp-allconfig"
+	grep -q '^CONFIG_KPROBES=y' "$obj/.config" && bad="CONFIG_KPROBES still on"
+	for sym in FTRACE FUNCTION_TRACER FPROBE BPF_EVENTS PERF_EVENTS MODULES; do
+		grep -q "^CONFIG_$sym=y" "$obj/.config" || bad="${bad:+$bad, }CONFIG_$sym off"
+	done
+	[ -z "$bad" ] || { result nokprobes FAIL "$bad"; return; }
+
+	take_build_lock
+	if CCACHE_BASEDIR=$BUILD mk "$src" "$obj" -j"$JOBS" CC="ccache gcc" \
+		HOSTCC="ccache gcc" KCFLAGS="-fmacro-prefix-map=../src/=" \
+		vmlinux modules > "$obj/make.log" 2>&1; then
+		result nokprobes PASS "vmlinux and modules built with CONFIG_KPROBES off," \
+			"$(( $(now) - start )) s"
+	else
+		grep -E 'error|Error' "$obj/make.log" | head -n 20 | sed 's/^/matrix: nokprobes: /'
+		result nokprobes FAIL "build failed (see $obj/make.log)"
+	fi
+	drop_build_lock
+}
+
+for cell in $CELLS; do
+	case $cell in
+	debian)		cell_debian ;;
+	nokprobes)	cell_nokprobes ;;
+	*)		result "$cell" FAIL "no such cell" ;;
+	esac
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -130,8 +130,8 @@ struct kretprobe_pool;
  * @handler: called when the probed function returns
  * @entry_handler: optional, called on function entry
  * @maxactive: instances to preallocate; <= 0 picks a default
- * @nmissed: returns not probed because no instance was free, the entry
- *	handler refused, or the probe recursed (see @missed_*)
+ * @nmissed: returns not probed because no instance was free (as upstream
+ *	counts; the other causes are in @missed_refused and @kp.nmissed)
  * @data_size: bytes of per-instance private data (kretprobe_instance::data)
  * @pool: core-owned instance pool; outlives the kretprobe while instances
  *	are still on some task's stack

@@ -4,8 +4,9 @@
  * address, and deciding whether that address may get a probe at all.
  *
  * Resolution:	exactly one of addr and symbol_name; a symbol must exist
- *		and name one function only; the architecture then adjusts
- *		the address (x86 steps over an ENDBR at a function entry).
+ *		(a name several functions share means the first that
+ *		kallsyms finds); the architecture then adjusts the
+ *		address (x86 steps over an ENDBR at a function entry).
  * Validation:	core kernel or module text, not blacklisted, not a jump
  *		label or static call site, not inside an ftrace call site
  *		(the call site itself is probed through ftrace), and on an
@@ -60,51 +61,6 @@ kprobe_opcode_t * __weak arch_adjust_kprobe_addr(unsigned long addr,
 	return (kprobe_opcode_t *)(addr + offset);
 }
 
-/* Counts symbols of one name; two are enough to refuse it. */
-struct kprobe_name_count {
-	const char *name;
-	unsigned int n;
-};
-
-static int kprobe_count_vmlinux(void *data, unsigned long addr)
-{
-	struct kprobe_name_count *c = data;
-
-	return ++c->n > 1;
-}
-
-static int kprobe_count_module(void *data, const char *name,
-			       unsigned long addr)
-{
-	struct kprobe_name_count *c = data;
-
-	if (strcmp(name, c->name))
-		return 0;
-	return ++c->n > 1;
-}
-
-/* How many symbols are called @name, counting up to two. */
-static unsigned int kprobe_name_count(const char *name)
-{
-	struct kprobe_name_count c = { .name = name };
-	const char *colon = strchr(name, ':');
-	char mod[MODULE_NAME_LEN];
-
-	if (colon) {
-		/* "module:symbol" can only mean that module's symbol. */
-		if (colon - name >= sizeof(mod))
-			return 0;
-		strscpy(mod, name, colon - name + 1);
-		c.name = colon + 1;
-		module_kallsyms_on_each_symbol(mod, kprobe_count_module, &c);
-		return c.n;
-	}
-	kallsyms_on_each_match_symbol(kprobe_count_vmlinux, name, &c);
-	if (c.n < 2)
-		module_kallsyms_on_each_symbol(NULL, kprobe_count_module, &c);
-	return c.n;
-}
-
 /* Resolve without side effects; on error *why says why. */
 static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
 			 unsigned long offset, struct kprobe_target *t,
@@ -117,14 +73,11 @@ static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
 		return -EINVAL;
 	}
 	if (sym) {
+		/* Of functions sharing the name, the first kallsyms finds. */
 		addr = kprobe_lookup_name(sym, offset);
 		if (!addr) {
 			*why = "no such symbol";
 			return -ENOENT;
-		}
-		if (kprobe_name_count(sym) > 1) {
-			*why = "the symbol name is not unique";
-			return -EADDRNOTAVAIL;
 		}
 		base = (unsigned long)addr;
 	} else if (addr) {
@@ -158,6 +111,26 @@ int kprobe_resolve_addr(struct kprobe *p, struct kprobe_target *t)
 	return ret;
 }
 
+/* kprobe_on_func_entry(); on error *why says why. */
+static int kprobe_func_entry(kprobe_opcode_t *addr, const char *sym,
+			     unsigned long offset, const char **why)
+{
+	struct kprobe_target t = {};
+	int ret;
+
+	/* kprobe_locate() may use the module symbol index (module.c). */
+	mutex_lock(&kprobe_mutex);
+	ret = kprobe_locate(addr, sym, offset, &t, why);
+	mutex_unlock(&kprobe_mutex);
+	if (ret)
+		return ret;
+	if (!t.on_func_entry) {
+		*why = "not at the entry of a function";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * kprobe_on_func_entry() - is this probe location a function's entry?
  * @addr: the address, or NULL to use @sym
@@ -165,24 +138,26 @@ int kprobe_resolve_addr(struct kprobe *p, struct kprobe_target *t)
  * @offset: offset from @addr or @sym
  *
  * Return: 0 if the resolved address is a function entry, -EINVAL if it is
- * not (or the arguments are inconsistent), -ENOENT for an unknown symbol,
- * -EADDRNOTAVAIL for a symbol name shared by several functions.
+ * not (or the arguments are inconsistent), -ENOENT for an unknown symbol.
  * Context: process context, kprobe_mutex not held; sleeps.
  */
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 			 unsigned long offset)
 {
-	struct kprobe_target t = {};
+	const char *why;
+
+	return kprobe_func_entry(addr, sym, offset, &why);
+}
+
+int kprobe_check_func_entry(struct kprobe *p)
+{
 	const char *why;
 	int ret;
 
-	/* kprobe_locate() may use the module symbol index (module.c). */
-	mutex_lock(&kprobe_mutex);
-	ret = kprobe_locate(addr, sym, offset, &t, &why);
-	mutex_unlock(&kprobe_mutex);
+	ret = kprobe_func_entry(p->addr, p->symbol_name, p->offset, &why);
 	if (ret)
-		return ret;
-	return t.on_func_entry ? 0 : -EINVAL;
+		kprobe_refuse(p, why);
+	return ret;
 }
 
 int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
@@ -212,7 +187,7 @@ int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
 	jump_label_unlock();
 	if (reserved) {
 		why = "patched by a jump label or static call";
-		ret = -EBUSY;
+		ret = -EINVAL;
 		goto put;
 	}
 

@@ -13,8 +13,10 @@
 /* First: it defines pr_fmt. */
 #include "internal.h"
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -186,12 +188,269 @@ void kprobe_blacklist_begin(void)
 	WRITE_ONCE(kprobe_bl_collector, current);
 }
 
+/*
+ * Parts of functions
+ * ------------------
+ * The compiler splits a function or specialises it into parts named after
+ * it: foo.cold (the unlikely paths), foo.isra.0, foo.constprop.0,
+ * foo.part.0, foo.llvm.123 (clang LTO), or several of those in a row.  A
+ * part of a blacklisted function runs in the same context as the function,
+ * so it is blacklisted too, and so are the function and its other parts
+ * when NOKPROBE_SYMBOL() caught only a part (the address it recorded is
+ * named foo.llvm.123, say).
+ *
+ * The names are matched when a batch is published (at boot for vmlinux,
+ * at load for a module), with one walk over the symbols of the image the
+ * batch is about.  The walk only looks closer at names with a dot, and the
+ * functions of the batch are a sorted array of names, searched with
+ * bsearch(): the boot cost is the walk itself.
+ */
+
+/* Suffix tags, and whether the number after the tag may be missing. */
+static const struct {
+	const char *tag;
+	bool bare;
+} kprobe_part_tags[] = {
+	{ "cold", true }, { "isra", false }, { "constprop", false },
+	{ "part", false }, { "llvm", false },
+};
+
+/* Step over one ".tag[.N]" of @s; NULL if @s does not start with one. */
+static const char *kprobe_part_skip_tag(const char *s)
+{
+	unsigned int i;
+	size_t len;
+
+	if (*s++ != '.')
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(kprobe_part_tags); i++) {
+		len = strlen(kprobe_part_tags[i].tag);
+		if (!strncmp(s, kprobe_part_tags[i].tag, len) &&
+		    (s[len] == '.' || !s[len]))
+			break;
+	}
+	if (i == ARRAY_SIZE(kprobe_part_tags))
+		return NULL;
+	s += len;
+	if (s[0] == '.' && isdigit(s[1])) {
+		for (s++; isdigit(*s); s++)
+			;
+	} else if (!kprobe_part_tags[i].bare) {
+		return NULL;
+	}
+	return s;
+}
+
+/**
+ * kprobe_part_base_len() - is @name a part of another function?
+ * @name: a symbol name
+ *
+ * Return: the length of the function name that @name is a part of
+ * ("foo" for foo.cold, foo.isra.0, foo.constprop.0.isra.0, ...), or 0 if
+ * @name is not such a part.
+ */
+size_t kprobe_part_base_len(const char *name)
+{
+	const char *dot = strchr(name, '.'), *s = dot;
+
+	if (!dot || dot == name)
+		return 0;
+	while (s && *s)
+		s = kprobe_part_skip_tag(s);
+	return s ? dot - name : 0;
+}
+
+/**
+ * struct kprobe_bl_base - the name of a blacklisted function
+ * @name: without any part suffix
+ * @whole: the symbol of that name itself is to be added too (only a part
+ *	of it was blacklisted)
+ */
+struct kprobe_bl_base {
+	char *name;
+	bool whole;
+};
+
+/**
+ * struct kprobe_bl_parts - what the symbol walk looks for
+ * @base: the blacklisted functions, sorted by name, unique
+ * @nr: entries in @base
+ * @whole: some entry has @whole set
+ */
+struct kprobe_bl_parts {
+	struct kprobe_bl_base *base;
+	unsigned int nr;
+	bool whole;
+};
+
+static int kprobe_bl_base_sort(const void *a, const void *b)
+{
+	const struct kprobe_bl_base *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* Binary search for the name made of the first @len bytes of @key. */
+static struct kprobe_bl_base *kprobe_bl_base_find(struct kprobe_bl_parts *pt,
+						  const char *key, size_t len)
+{
+	unsigned int lo = 0, hi = pt->nr, mid;
+	int cmp;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		cmp = strncmp(key, pt->base[mid].name, len);
+		if (!cmp && pt->base[mid].name[len])
+			cmp = -1;	/* the entry is longer than the key */
+		if (!cmp)
+			return &pt->base[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* The kallsyms walk: blacklist each part (or whole) of a listed function. */
+static int kprobe_bl_part_sym(void *data, const char *name, unsigned long addr)
+{
+	struct kprobe_bl_parts *pt = data;
+	struct kprobe_bl_range r = { .kind = KPROBE_BL_SYMBOL };
+	struct kprobe_bl_base *b;
+	unsigned long size, off;
+	size_t len;
+
+	len = kprobe_part_base_len(name);
+	if (len) {
+		b = kprobe_bl_base_find(pt, name, len);
+	} else {
+		if (!pt->whole)
+			return 0;
+		b = kprobe_bl_base_find(pt, name, strlen(name));
+		if (b && !b->whole)
+			b = NULL;
+	}
+	if (!b)
+		return 0;
+	if (!core_kernel_text(addr) && !is_module_text_address(addr))
+		return 0;
+	if (!kallsyms_lookup_size_offset(addr, &size, &off) || off || !size)
+		return 0;
+	r.start = addr;
+	r.end = addr + size;
+	/* A failure is final for the batch: kprobe_blacklist_end() sees it. */
+	kprobe_bl_collect(&r);
+	return 0;
+}
+
+/* Collect the NOKPROBE_SYMBOL() functions of the pending batch, by name. */
+static int kprobe_bl_parts_init(struct kprobe_bl_parts *pt,
+				const struct kprobe_bl_table *t)
+{
+	unsigned int i, n;
+	size_t len;
+	char *sym;
+
+	pt->base = kvcalloc(t->nr, sizeof(*pt->base), GFP_KERNEL);
+	sym = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!pt->base || !sym)
+		goto nomem;
+	for (i = 0; i < t->nr; i++) {
+		if (t->range[i].kind != KPROBE_BL_SYMBOL ||
+		    lookup_symbol_name(t->range[i].start, sym))
+			continue;
+		len = kprobe_part_base_len(sym);
+		pt->base[pt->nr].whole = len;
+		pt->base[pt->nr].name = kstrndup(sym, len ?: strlen(sym),
+						 GFP_KERNEL);
+		if (!pt->base[pt->nr].name)
+			goto nomem;
+		pt->nr++;
+	}
+	kfree(sym);
+	sort(pt->base, pt->nr, sizeof(*pt->base), kprobe_bl_base_sort, NULL);
+	/* One entry per name; "whole" if any of its entries said so. */
+	for (i = 0, n = 0; i < pt->nr; i++) {
+		if (n && !strcmp(pt->base[n - 1].name, pt->base[i].name)) {
+			pt->base[n - 1].whole |= pt->base[i].whole;
+			kfree(pt->base[i].name);
+			continue;
+		}
+		pt->base[n++] = pt->base[i];
+	}
+	pt->nr = n;
+	for (i = 0; i < n; i++)
+		pt->whole |= pt->base[i].whole;
+	return 0;
+
+nomem:
+	kfree(sym);
+	return -ENOMEM;
+}
+
+static void kprobe_bl_parts_free(struct kprobe_bl_parts *pt)
+{
+	unsigned int i;
+
+	for (i = 0; pt->base && i < pt->nr; i++)
+		kfree(pt->base[i].name);
+	kvfree(pt->base);
+}
+
+/*
+ * Add the parts of the pending batch's NOKPROBE_SYMBOL() functions to it.
+ * A batch is about vmlinux (boot) or one module (its load): the first
+ * symbol range says which image to walk.
+ */
+static int kprobe_bl_add_parts(void)
+{
+	struct kprobe_bl_table *t = kprobe_bl_pending;
+	struct kprobe_bl_parts pt = {};
+	char modname[MODULE_NAME_LEN];
+	struct module *mod = NULL;
+	unsigned long first = 0;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < t->nr && !first; i++)
+		if (t->range[i].kind == KPROBE_BL_SYMBOL)
+			first = t->range[i].start;
+	if (!first)
+		return 0;
+	if (!core_kernel_text(first)) {
+		preempt_disable();
+		mod = __module_address(first);
+		if (mod)
+			strscpy(modname, mod->name, sizeof(modname));
+		preempt_enable();
+		if (!mod)
+			return 0;
+	}
+
+	ret = kprobe_bl_parts_init(&pt, t);
+	if (!ret && pt.nr) {
+		if (mod)
+			module_kallsyms_on_each_symbol(modname, kprobe_bl_part_sym,
+						       &pt);
+		else
+			kallsyms_on_each_symbol(kprobe_bl_part_sym, &pt);
+	}
+	kprobe_bl_parts_free(&pt);
+	return ret;
+}
+
 /* Publish the batch; -ENOMEM if any addition failed (none is published). */
 int kprobe_blacklist_end(void)
 {
-	struct kprobe_bl_table *t = kprobe_bl_pending;
+	struct kprobe_bl_table *t;
 	int ret = -ENOMEM;
 
+	if (kprobe_bl_pending && kprobe_bl_add_parts()) {
+		kvfree(kprobe_bl_pending);
+		kprobe_bl_pending = NULL;
+	}
+	t = kprobe_bl_pending;
 	WRITE_ONCE(kprobe_bl_collector, NULL);
 	kprobe_bl_pending = NULL;
 	if (t)

@@ -180,14 +180,20 @@ int __register_kprobe_locked(struct kprobe *p)
 		kprobe_refuse(p, "kprobes are not initialised");
 		return -ENODEV;
 	}
-	if (kprobe_listed(p)) {
+	/*
+	 * Asked of the sites, not of p->list: the core fields of a kprobe
+	 * that was never registered may hold anything (kmalloc()).
+	 */
+	if (kprobe_site_of_member(p)) {
 		kprobe_refuse(p, "already registered");
 		return -EINVAL;
 	}
-	if (p->flags & ~KPROBE_FLAG_DISABLED) {
-		kprobe_refuse(p, "flags other than KPROBE_FLAG_DISABLED set");
-		return -EINVAL;
-	}
+	/* Not registered: the core-owned fields are ours to set. */
+	INIT_LIST_HEAD(&p->list);
+	INIT_HLIST_NODE(&p->hlist);
+	/* Users may only set KPROBE_FLAG_DISABLED; other bits are dropped. */
+	p->flags &= KPROBE_FLAG_DISABLED;
+	p->nmissed = 0;
 	ret = kprobe_resolve_addr(p, &t);
 	if (ret)
 		return ret;
@@ -206,8 +212,15 @@ int __register_kprobe_locked(struct kprobe *p)
 		}
 	}
 
-	/* Handlers read p->addr: set it before p is visible on the site. */
+	/*
+	 * Handlers read p->addr: set it before p is visible on the site.  The
+	 * site's kind is the member's too: BPF's bpf_get_func_ip() tests
+	 * KPROBE_FLAG_ON_FUNC_ENTRY on the probe it runs for, and modules read
+	 * kprobe_ftrace().  kprobe_detach_done() clears both again.
+	 */
 	p->addr = t.addr;
+	p->flags |= site->kp.flags &
+		    (KPROBE_FLAG_ON_FUNC_ENTRY | KPROBE_FLAG_FTRACE);
 	list_add_tail_rcu(&p->list, &site->members);
 	kprobe_site_recount(site);
 	ret = kprobe_site_sync(site);
@@ -230,17 +243,24 @@ out:
 /**
  * register_kprobe() - put a probe on a kernel address
  * @p: the kprobe; set @p->addr or @p->symbol_name (with @p->offset), the
- *	handlers, and optionally KPROBE_FLAG_DISABLED in @p->flags.  The
- *	other fields must be zero (or left so by unregister_kprobe()).
+ *	handlers, and optionally KPROBE_FLAG_DISABLED in @p->flags.  Other
+ *	flag bits are cleared, and so is @p->nmissed; the core-owned fields
+ *	(@p->list and after) need not be initialised.
  *
- * On success @p->addr is the probed address.  Any refusal is explained by
- * one "kprobes: refusing ..." line in the kernel log.
+ * On success @p->addr is the probed address.  A symbol name that several
+ * functions share means the first one kallsyms finds.  Any refusal is
+ * explained by one "kprobes: refusing ..." line in the kernel log.
  *
  * Context: process context; takes kprobe_mutex.
- * Return: 0; -EINVAL (bad arguments, already registered, not probe-able
- * text, blacklisted); -ENOENT (unknown symbol, module going away);
- * -EADDRNOTAVAIL (ambiguous symbol); -EILSEQ (not an instruction
- * boundary); -EBUSY (jump label or static call site); -ENOMEM.
+ * Return:
+ * * 0 - registered
+ * * -EINVAL - bad arguments, already registered, not probe-able text,
+ *   blacklisted, or a jump label or static call site
+ * * -ENOENT - unknown symbol, or its module is going away
+ * * -EILSEQ - not on an instruction boundary, or an instruction that
+ *   cannot be probed
+ * * -ENOMEM - out of memory or instruction slots
+ * * -ENODEV - kprobes failed to initialise
  */
 int register_kprobe(struct kprobe *p)
 {
@@ -351,8 +371,11 @@ void __unregister_kprobes_many(struct kprobe **kps, int num)
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
 	kprobe_reap(&reap);
-	for (i = 0; i < num; i++)
-		kprobe_detach_done(kps[i]);
+	for (i = 0; i < num; i++) {
+		/* A stranger's list was never ours: not even read. */
+		if (kps[i]->addr)
+			kprobe_detach_done(kps[i]);
+	}
 }
 
 /**

@@ -26,7 +26,11 @@
  * (its pre/post handlers are the dispatchers in table.c).  Users' kprobes
  * are *members* of the site, linked through kprobe::list.  A registered
  * user kprobe therefore always has a non-empty kprobe::list (tracing code
- * relies on it) and its site's kp.hlist is on the all-sites list.
+ * relies on it) and its site's kp.hlist is on the all-sites list.  The
+ * converse does not hold: whether a kprobe is registered is asked of the
+ * site at its address (kprobe_site_of_member()), because the core fields
+ * of one that never was may hold anything.  Registration initialises
+ * them.
  *
  * Site states (kprobe_site::state, changed only by kprobe_site_set_state()
  * under kprobe_mutex):
@@ -314,8 +318,11 @@ void kprobe_site_recount(struct kprobe_site *site);
 int kprobe_table_init(void);
 
 /*
- * Is @p linked to a site?  True from registration until
- * kprobe_detach_done(); a zeroed kprobe (list.next == NULL) is not.
+ * Might @p be linked to a site?  True from registration until
+ * kprobe_detach_done(); false for a zeroed kprobe (list.next == NULL) or
+ * one that registration or unregistration initialised.  A kprobe that was
+ * never registered may hold anything in @list (kmalloc()), so true only
+ * means "ask the sites" (kprobe_site_of_member()); @list is not followed.
  */
 static inline bool kprobe_listed(const struct kprobe *p)
 {
@@ -391,6 +398,8 @@ int kprobe_resolve_addr(struct kprobe *p, struct kprobe_target *t);
 int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t);
 /* The one pr_info line of a refused registration. */
 void kprobe_refuse(const struct kprobe *p, const char *why);
+/* kprobe_on_func_entry() for @p, with kprobe_refuse() when it fails. */
+int kprobe_check_func_entry(struct kprobe *p);
 
 /* ---- blacklist.c ---- */
 
@@ -412,6 +421,8 @@ void kprobe_blacklist_begin(void);
 int kprobe_blacklist_end(void);
 void kprobe_blacklist_remove_module(struct module *mod);
 void kprobe_blacklist_debugfs_init(struct dentry *dir);
+/* "foo" of foo.cold, foo.isra.0, ...: its length, or 0 if not a part. */
+size_t kprobe_part_base_len(const char *name);
 
 /* NOKPROBE_SYMBOL() records (asm-generic/kprobes.h, vmlinux.lds.h) */
 extern unsigned long __start_kprobe_blacklist[];

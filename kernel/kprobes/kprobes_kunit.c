@@ -36,6 +36,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/irqflags.h>
+#include <linux/jump_label.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
 #include <linux/module.h>
@@ -44,6 +45,7 @@
 #include <linux/sched/task.h>
 #include <linux/sizes.h>
 #include <linux/sort.h>
+#include <linux/static_call.h>
 #include <linux/stringhash.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -184,6 +186,32 @@ static __used noinline long kpkt_nokprobe(long x)
 }
 
 NOKPROBE_SYMBOL(kpkt_nokprobe);
+
+/*
+ * Text that is patched at run time.  With CONFIG_JUMP_LABEL kpkt_keyed()
+ * has a jump label site (a NOP that enabling the key makes a jump); with
+ * inline static calls kpkt_static_caller() has a static call site (a call
+ * that static_call_update() re-aims).
+ */
+static DEFINE_STATIC_KEY_FALSE(kpkt_key);
+
+static __used noinline long kpkt_keyed(long x)
+{
+	OPTIMIZER_HIDE_VAR(x);
+	if (static_branch_unlikely(&kpkt_key))
+		return x - 1;
+	return x + 1;
+}
+
+DEFINE_STATIC_CALL(kpkt_static, kpkt_leaf);
+
+static __used noinline long kpkt_static_caller(long x)
+{
+	long r = static_call(kpkt_static)(x);
+
+	OPTIMIZER_HIDE_VAR(r);
+	return r + 1;
+}
 
 /* In .kprobes.text, which is never probed as a whole. */
 static __used noinline long __kprobes kpkt_kprobes_text(long x)
@@ -652,6 +680,178 @@ static void kpkt_reject_blacklisted(struct kunit *test)
 	kpkt_expect_reject(test, &pp->kp, -EINVAL, "kprobe_int3_handler");
 }
 
+/* Documented: x86-64's __switch_to() takes no kprobe (nor kretprobe). */
+static void kpkt_reject_switch_to(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "__switch_to", 0);
+
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "__switch_to");
+}
+
+/*
+ * The first address in @fn that @reserved (jump_label_text_reserved() or
+ * static_call_text_reserved()) claims, or 0.
+ */
+static unsigned long kpkt_patched_addr(struct kunit *test, kpkt_fn_t fn,
+				       int (*reserved)(void *, void *))
+{
+	unsigned long start = (unsigned long)fn, size, off, addr;
+	bool found = false;
+
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &off));
+	/* As kprobes asks: the site tables change under this lock. */
+	jump_label_lock();
+	for (addr = start; addr < start + size && !found; addr++)
+		found = reserved((void *)addr, (void *)addr);
+	jump_label_unlock();
+	return found ? addr - 1 : 0;
+}
+
+/* Jump label and static call sites: -EINVAL, as upstream (not -EBUSY). */
+static void kpkt_reject_patched_sites(struct kunit *test)
+{
+	struct kpkt_probe *pp;
+	unsigned long addr;
+	bool tried = false;
+
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, "site tables: " KPKT_NO_HELPERS);
+	if (IS_ENABLED(CONFIG_JUMP_LABEL)) {
+		addr = kpkt_patched_addr(test, kpkt_keyed,
+					 jump_label_text_reserved);
+		KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "no jump label in %ps",
+				    kpkt_keyed);
+		pp = kpkt_probe_new(test, (void *)addr, NULL, 0);
+		kpkt_expect_reject(test, &pp->kp, -EINVAL, "jump label site");
+		tried = true;
+	}
+	if (IS_ENABLED(CONFIG_HAVE_STATIC_CALL_INLINE)) {
+		addr = kpkt_patched_addr(test, kpkt_static_caller,
+					 static_call_text_reserved);
+		KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "no static call in %ps",
+				    kpkt_static_caller);
+		pp = kpkt_probe_new(test, (void *)addr, NULL, 0);
+		kpkt_expect_reject(test, &pp->kp, -EINVAL, "static call site");
+		tried = true;
+	}
+	if (!tried)
+		kunit_skip(test, "no jump labels, no inline static calls");
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_keyed, 1), 2L);
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_static_caller, 1),
+			kpkt_call(kpkt_leaf, 1) + 1);
+}
+
+/* Which symbol names are parts of another function (blacklist.c). */
+static void kpkt_part_names(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		size_t base_len;
+	} names[] = {
+		{ "foo.cold", 3 }, { "foo.isra.0", 3 },
+		{ "foo.constprop.0", 3 }, { "foo.part.0", 3 },
+		{ "foo.llvm.123", 3 }, { "foo.cold.7", 3 },
+		{ "foo.constprop.0.isra.0", 3 }, { "foo.part.0.cold", 3 },
+		{ "do_it.isra.12", 5 },
+		{ "foo", 0 }, { "foo.", 0 }, { ".cold", 0 }, { "foo.isra", 0 },
+		{ "foo.coldx", 0 }, { "foo.isra.0x", 0 }, { "foo.cold.", 0 },
+		{ "foo..cold", 0 }, { "foo.part.0.bar", 0 },
+		{ "foo.localalias", 0 }, { "__func__.12", 0 },
+	};
+	unsigned int i;
+
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, "kprobe_part_base_len(): " KPKT_NO_HELPERS);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kprobe_part_base_len(names[i].name),
+				    names[i].base_len, "%s", names[i].name);
+}
+
+/**
+ * struct kpkt_parts - parts of NOKPROBE_SYMBOL() functions in vmlinux
+ * @nokprobe: the functions, by start address, sorted
+ * @nr: entries in @nokprobe
+ * @found: parts seen
+ * @missed: parts the blacklist does not cover
+ * @part: the first part seen
+ * @bad: the first part not covered
+ * @base: scratch: the function name of a part
+ */
+struct kpkt_parts {
+	unsigned long *nokprobe;
+	unsigned int nr;
+	unsigned int found;
+	unsigned int missed;
+	char part[KSYM_NAME_LEN];
+	char bad[KSYM_NAME_LEN];
+	char base[KSYM_NAME_LEN];
+};
+
+static int kpkt_cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int kpkt_check_part(void *data, const char *name, unsigned long addr)
+{
+	struct kpkt_parts *p = data;
+	size_t len = kprobe_part_base_len(name);
+	unsigned long base;
+
+	if (!len || !is_kernel_text(addr))
+		return 0;
+	strscpy(p->base, name, len + 1);
+	base = kallsyms_lookup_name(p->base);
+	if (!base || !bsearch(&base, p->nokprobe, p->nr, sizeof(base),
+			      kpkt_cmp_ulong))
+		return 0;
+	if (!p->found++)
+		strscpy(p->part, name, sizeof(p->part));
+	if (!within_kprobe_blacklist(addr) && !p->missed++)
+		strscpy(p->bad, name, sizeof(p->bad));
+	return 0;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(kpkt_kvfree_action, kvfree, const void *);
+
+/*
+ * The .cold, .isra.N, ... parts of NOKPROBE_SYMBOL() functions that this
+ * kernel has are blacklisted too, and refused by name.
+ */
+static void kpkt_reject_blacklisted_parts(struct kunit *test)
+{
+	struct kpkt_parts *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	unsigned long *entry, size, off;
+	struct kpkt_probe *pp;
+
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, "kallsyms iteration: " KPKT_NO_HELPERS);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->nokprobe = kvmalloc_array(__stop_kprobe_blacklist -
+				     __start_kprobe_blacklist,
+				     sizeof(*p->nokprobe), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->nokprobe);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpkt_kvfree_action,
+							p->nokprobe), 0);
+	for (entry = __start_kprobe_blacklist;
+	     entry < __stop_kprobe_blacklist; entry++)
+		if (kallsyms_lookup_size_offset(*entry, &size, &off))
+			p->nokprobe[p->nr++] = *entry - off;
+	sort(p->nokprobe, p->nr, sizeof(*p->nokprobe), kpkt_cmp_ulong, NULL);
+
+	kallsyms_on_each_symbol(kpkt_check_part, p);
+	if (!p->found)
+		kunit_skip(test, "no NOKPROBE_SYMBOL() function has a part here");
+	kunit_info(test, "%u part(s), the first: %s\n", p->found, p->part);
+	KUNIT_EXPECT_EQ_MSG(test, p->missed, 0U, "%s is not blacklisted",
+			    p->bad);
+	pp = kpkt_probe_new(test, NULL, p->part, 0);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, p->part);
+}
+
 /* An address one byte into a multi-byte instruction: not a boundary. */
 static void kpkt_reject_mid_instruction(struct kunit *test)
 {
@@ -772,23 +972,37 @@ static int kpkt_find_ambiguous(struct kunit *test, struct kpkt_dups *d)
 	return kallsyms_on_each_symbol(kpkt_pick_dup, d) ? 0 : -ENOENT;
 }
 
-static void kpkt_reject_ambiguous_symbol(struct kunit *test)
+/*
+ * A name several functions share is not refused: as upstream, the probe
+ * goes on the one kallsyms_lookup_name() finds first.  Registered disabled,
+ * since that function belongs to somebody else.
+ */
+static void kpkt_ambiguous_symbol_first(struct kunit *test)
 {
 	struct kpkt_dups *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	unsigned long addr, size, off, first;
 	struct kpkt_probe *pp;
 	int ret;
 
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, "kallsyms iteration: " KPKT_NO_HELPERS);
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	ret = kpkt_find_ambiguous(test, d);
-	if (ret == -EOPNOTSUPP)
-		kunit_skip(test, "kallsyms iteration: " KPKT_NO_HELPERS);
 	if (ret == -ENOENT)
 		kunit_skip(test, "no function name is shared by two functions");
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
 	kunit_info(test, "ambiguous name: %s\n", d->name);
+	first = kallsyms_lookup_name(d->name);
 	pp = kpkt_probe_new(test, NULL, d->name, 0);
-	kpkt_expect_reject(test, &pp->kp, -EADDRNOTAVAIL, d->name);
+	pp->kp.flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ_MSG(test, kpkt_register(test, &pp->kp), 0,
+			    "register_kprobe(%s)", d->name);
+	addr = (unsigned long)pp->kp.addr;
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(addr, &size, &off));
+	KUNIT_EXPECT_EQ_MSG(test, addr - off, first,
+			    "%s: probed %pS, first match %pS", d->name,
+			    (void *)addr, (void *)first);
 }
 
 static void kpkt_reject_registered_twice(struct kunit *test)
@@ -803,27 +1017,87 @@ static void kpkt_reject_registered_twice(struct kunit *test)
 	kpkt_check_probe(test, pp, &ref, true);
 }
 
-static void kpkt_reject_core_flags(struct kunit *test)
+/*
+ * Flag bits other than KPROBE_FLAG_DISABLED are dropped at registration
+ * (as upstream does), not refused: the probe registers, enabled or
+ * disabled by that one bit, and the core's own bits are its own again.
+ */
+static void kpkt_mask_core_flags(struct kunit *test)
 {
 	static const u32 bad[] = {
 		KPROBE_FLAG_GONE, KPROBE_FLAG_OPTIMIZED, KPROBE_FLAG_FTRACE,
 		KPROBE_FLAG_ON_FUNC_ENTRY, KPROBE_FLAG_DISABLED | 0x100,
 		0x80000000,
 	};
+	const u32 site_kind = KPROBE_FLAG_ON_FUNC_ENTRY | KPROBE_FLAG_FTRACE;
 	struct kpkt_probe *pp[ARRAY_SIZE(bad)];
 	struct kpkt_ref ref;
 	unsigned int i;
+	int calls;
 
 	kpkt_ref_init(&ref, kpkt_arith);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		pp[i] = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
 		pp[i]->kp.flags = bad[i];
-		kpkt_expect_reject(test, &pp[i]->kp, -EINVAL, "core-owned flag");
-	}
-	kpkt_run(test, &ref, "not probed");
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp[i]), 0,
+		KUNIT_ASSERT_EQ_MSG(test, kpkt_register(test, &pp[i]->kp), 0,
 				    "flags %#x", bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, pp[i]->kp.flags & ~site_kind,
+				    bad[i] & KPROBE_FLAG_DISABLED,
+				    "flags %#x", bad[i]);
+		KUNIT_EXPECT_FALSE_MSG(test, kprobe_gone(&pp[i]->kp),
+				       "flags %#x", bad[i]);
+	}
+	calls = kpkt_run(test, &ref, "probed");
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp[i]),
+				    bad[i] & KPROBE_FLAG_DISABLED ? 0 : calls,
+				    "flags %#x", bad[i]);
+}
+
+/*
+ * A kprobe from kmalloc() with only the user's fields set: the core's
+ * fields (list, hlist, ...) hold garbage, which registration must neither
+ * trust nor follow.  nmissed is reset, as upstream does.
+ */
+static void kpkt_register_uninitialised(struct kunit *test)
+{
+	struct kpkt_probe *pp = kunit_kzalloc(test, sizeof(*pp), GFP_KERNEL);
+	struct kpkt_probe *named = kunit_kzalloc(test, sizeof(*named),
+						 GFP_KERNEL);
+	struct kpkt_ref ref;
+
+	KUNIT_ASSERT_NOT_NULL(test, pp);
+	KUNIT_ASSERT_NOT_NULL(test, named);
+	kpkt_ref_init(&ref, kpkt_arith);
+	memset(&pp->kp, 0x5a, sizeof(pp->kp));
+	memset(&named->kp, 0x5a, sizeof(named->kp));
+	pp->kp.addr = (void *)kpkt_arith;
+	pp->kp.symbol_name = NULL;
+	pp->kp.offset = 0;
+	pp->kp.pre_handler = kpkt_pre;
+	pp->kp.post_handler = kpkt_post;
+	pp->kp.flags = 0;
+	/* At the same address, so that the site already exists. */
+	named->kp.addr = NULL;
+	named->kp.symbol_name = "kpkt_arith";
+	named->kp.offset = 0;
+	named->kp.pre_handler = kpkt_pre;
+	named->kp.post_handler = kpkt_post;
+	named->kp.flags = 0;
+
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &named->kp), 0);
+	KUNIT_EXPECT_EQ(test, pp->kp.nmissed, 0UL);
+	kpkt_check_probe(test, pp, &ref, true);
+	kpkt_check_probe(test, named, &ref, true);
+	/* Registered now, whatever its fields held before. */
+	KUNIT_EXPECT_EQ(test, register_kprobe(&pp->kp), -EINVAL);
+
+	kpkt_unregister(test, &pp->kp);
+	kpkt_check_probe(test, named, &ref, true);
+	kpkt_unregister(test, &named->kp);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(named), KPKT_NARGS);
 }
 
 /* Probe each instruction of @fn in turn; @exact: straight-line code. */
@@ -1453,10 +1727,15 @@ static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_reject_addr_and_symbol),
 	KUNIT_CASE(kpkt_reject_unknown_symbol),
 	KUNIT_CASE(kpkt_reject_blacklisted),
+	KUNIT_CASE(kpkt_reject_switch_to),
+	KUNIT_CASE(kpkt_reject_patched_sites),
+	KUNIT_CASE(kpkt_part_names),
+	KUNIT_CASE(kpkt_reject_blacklisted_parts),
 	KUNIT_CASE(kpkt_reject_mid_instruction),
-	KUNIT_CASE(kpkt_reject_ambiguous_symbol),
+	KUNIT_CASE(kpkt_ambiguous_symbol_first),
 	KUNIT_CASE(kpkt_reject_registered_twice),
-	KUNIT_CASE(kpkt_reject_core_flags),
+	KUNIT_CASE(kpkt_mask_core_flags),
+	KUNIT_CASE(kpkt_register_uninitialised),
 	KUNIT_CASE(kpkt_every_instruction),
 	KUNIT_CASE(kpkt_unregister_unregistered),
 	KUNIT_CASE(kpkt_enable_disable_unregistered),
@@ -1705,8 +1984,13 @@ static void krpt_entry_refuses(struct kunit *test)
 		n++;
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), (int)n);
-	/* kprobes.h: nmissed counts the calls the entry handler declined. */
-	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, (int)odd);
+	/*
+	 * As upstream: nmissed only counts calls that found no instance.
+	 * Declined calls are the debugfs breakdown's "refused".
+	 */
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, kr->rp.missed_refused, (unsigned long)odd);
+	KUNIT_EXPECT_EQ(test, kr->rp.missed_empty, 0UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
 }
 
@@ -1732,9 +2016,95 @@ static void krpt_reject(struct kunit *test)
 	kr = kpkt_ret_new(test, "kpkt_nokprobe", false);
 	kpkt_ret_expect_reject(test, kr, -EINVAL, "blacklisted");
 
-	kr = kpkt_ret_new(test, "kpkt_arith", false);
-	kr->rp.kp.flags = KPROBE_FLAG_GONE;
-	kpkt_ret_expect_reject(test, kr, -EINVAL, "core-owned flag");
+	kr = kpkt_ret_new(test, "__switch_to", false);
+	kpkt_ret_expect_reject(test, kr, -EINVAL, "__switch_to");
+}
+
+/* Core-owned flag bits are dropped, as for kprobes: registered, enabled. */
+static void krpt_core_flags_masked(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kr->rp.kp.flags = KPROBE_FLAG_GONE | 0x100;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_gone(&kr->rp.kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&kr->rp.kp));
+	kpkt_ret_check(test, kr, &ref);
+}
+
+/* Garbage in every field the user does not set (kmalloc()): registers. */
+static void krpt_register_uninitialised(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	memset(&kr->rp, 0x5a, sizeof(kr->rp));
+	kr->rp.kp.addr = NULL;
+	kr->rp.kp.symbol_name = "kpkt_arith";
+	kr->rp.kp.offset = 0;
+	kr->rp.kp.flags = 0;
+	kr->rp.handler = kpkt_ret_handler;
+	kr->rp.entry_handler = kpkt_ret_entry;
+	kr->rp.data_size = sizeof(struct kpkt_ri_data);
+	kr->rp.maxactive = 8;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+	kpkt_ret_check(test, kr, &ref);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&kr->rp), -EINVAL);
+	kpkt_ret_check(test, kr, &ref);
+}
+
+/*
+ * Unregistering a kretprobe that is not registered clears its kp.addr
+ * (documented; upstream does the same) and touches nothing else, not even
+ * a pool pointer full of garbage.
+ */
+static void krpt_unregister_unregistered(struct kunit *test)
+{
+	struct kpkt_ret *live = kpkt_ret_new(test, "kpkt_arith", false);
+	struct kpkt_ret *stranger = kpkt_ret_new(test, NULL, false);
+	struct kpkt_ret *garbage = kpkt_ret_new(test, NULL, false);
+	struct kpkt_ret *once = kpkt_ret_new(test, "kpkt_rip", false);
+	struct kretprobe *rps[] = { &stranger->rp, &live->rp };
+	struct kpkt_ref ref;
+	int calls;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, live), 0);
+
+	/* At the live one's address, never registered. */
+	stranger->rp.kp.addr = live->rp.kp.addr;
+	unregister_kretprobe(&stranger->rp);
+	KUNIT_EXPECT_NULL(test, stranger->rp.kp.addr);
+
+	memset(&garbage->rp, 0x5a, sizeof(garbage->rp));
+	garbage->rp.kp.addr = live->rp.kp.addr;
+	garbage->rp.kp.symbol_name = NULL;
+	unregister_kretprobe(&garbage->rp);
+	KUNIT_EXPECT_NULL(test, garbage->rp.kp.addr);
+	kpkt_ret_check(test, live, &ref);
+
+	/* Unregistered already: the second time it is a stranger too. */
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, once), 0);
+	kpkt_ret_unregister(test, once);
+	KUNIT_EXPECT_NOT_NULL(test, once->rp.kp.addr);
+	unregister_kretprobe(&once->rp);
+	KUNIT_EXPECT_NULL(test, once->rp.kp.addr);
+
+	/* In a batch, with a registered one after it. */
+	stranger->rp.kp.addr = live->rp.kp.addr;
+	unregister_kretprobes(rps, ARRAY_SIZE(rps));
+	kunit_remove_action(test, kpkt_unregister_ret_action, &live->rp);
+	KUNIT_EXPECT_NULL(test, stranger->rp.kp.addr);
+	KUNIT_EXPECT_NOT_NULL(test, live->rp.kp.addr);
+	kpkt_ret_reset(live);
+	calls = kpkt_run(test, &ref, "after batch unregister");
+	KUNIT_EXPECT_GT(test, calls, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&live->returns), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
 }
 
 /* A return probe is only possible at a function entry. */
@@ -2154,6 +2524,9 @@ static struct kunit_case krpt_cases[] = {
 	KUNIT_CASE(krpt_entry_refuses),
 	KUNIT_CASE(krpt_reject),
 	KUNIT_CASE(krpt_reject_not_entry),
+	KUNIT_CASE(krpt_core_flags_masked),
+	KUNIT_CASE(krpt_register_uninitialised),
+	KUNIT_CASE(krpt_unregister_unregistered),
 	KUNIT_CASE(krpt_shared_function),
 	KUNIT_CASE(krpt_recursion),
 	KUNIT_CASE(krpt_pool_exhausted),

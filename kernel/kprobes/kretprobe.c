@@ -236,7 +236,10 @@ static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 	pool = kprobe_hit_dereference(rp->pool, false);
 	ri = pool ? kretprobe_pool_take(pool) : NULL;
 	if (!ri) {
-		/* Statistics, like the breakdown counters below. */
+		/*
+		 * The one cause rp->nmissed counts (the documented contract):
+		 * no free instance.  Statistics, like the breakdown counters.
+		 */
 		data_race(rp->nmissed++);
 		kretprobe_count(&rp->missed_empty);
 		return 0;
@@ -244,14 +247,11 @@ static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 
 	ri->task = current;
 	/*
-	 * A refused call is one whose return is not probed: it counts in
-	 * nmissed like the other causes, and in missed_refused so that the
-	 * breakdown tells the user's choice apart from lost events.
+	 * A call the entry handler declined is the user's choice, not a lost
+	 * event: not in nmissed, only in the debugfs breakdown.
 	 */
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
 		kretprobe_recycle(ri);
-		/* Statistics: a lost increment under a race is acceptable. */
-		data_race(rp->nmissed++);
 		kretprobe_count(&rp->missed_refused);
 		return 0;
 	}
@@ -296,10 +296,12 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	struct llist_head *head = &current->kretprobe_instances;
 	struct llist_node *top, *first, *last, *n, *next;
 	struct kretprobe_instance *ri;
+	struct kprobe *busy;
 	struct kretprobe *rp;
 	unsigned long ret;
 
 	kprobe_busy_begin();
+	busy = kprobe_running();
 	top = head->first;
 	first = frame_first(top, frame_pointer);
 	if (!first)
@@ -315,8 +317,16 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	for (n = first; ; n = n->next) {
 		ri = to_ri(n);
 		rp = get_kretprobe(ri);
-		if (rp && rp->handler)
+		if (rp && rp->handler) {
+			/*
+			 * The handler runs as its kretprobe's: kprobe_running()
+			 * is what BPF's bpf_get_func_ip() reads.  Probes hit
+			 * meanwhile still see a busy CPU and count as missed.
+			 */
+			__this_cpu_write(current_kprobe, &rp->kp);
 			rp->handler(ri, regs);
+			__this_cpu_write(current_kprobe, busy);
+		}
 		if (n == last)
 			break;
 	}
@@ -392,15 +402,15 @@ NOKPROBE_SYMBOL(kprobe_flush_task);
  * Functions a return probe must stay away from: they never return to their
  * caller (the instance would only come back at task exit and the handler
  * never run), or they return on another task's stack.  Names absent from
- * this kernel (other architectures' wrappers) simply never match.
+ * this kernel (other architectures' wrappers) simply never match.  x86's
+ * __switch_to() is on the blacklist (no probe of either kind there).
  */
 static const char * const kretprobe_refused[] = {
 	"do_exit", "make_task_dead", "do_group_exit", "do_task_dead",
 	"kthread_exit", "kthread_complete_and_exit",
 	"__x64_sys_exit", "__x64_sys_exit_group",
 	"__ia32_sys_exit", "__ia32_sys_exit_group",
-	"rewind_stack_and_make_dead", "ret_from_fork_asm",
-	"__switch_to_asm", "__switch_to",
+	"rewind_stack_and_make_dead", "ret_from_fork_asm", "__switch_to_asm",
 };
 
 /* Does @rp target one of the refused functions? */
@@ -423,12 +433,12 @@ static bool kretprobe_refused_target(struct kretprobe *rp)
 	return false;
 }
 
+/* Checks before anything is allocated; one refusal line on failure. */
 static int kretprobe_check(struct kretprobe *rp)
 {
 	int ret;
 
-	ret = kprobe_on_func_entry(rp->kp.addr, rp->kp.symbol_name,
-				   rp->kp.offset);
+	ret = kprobe_check_func_entry(&rp->kp);
 	if (ret)
 		return ret;
 	if (kretprobe_refused_target(rp)) {
@@ -436,8 +446,10 @@ static int kretprobe_check(struct kretprobe *rp)
 		return -EINVAL;
 	}
 	if (rp->maxactive > KRETPROBE_MAX_ACTIVE ||
-	    rp->data_size > KRETPROBE_MAX_DATA_SIZE)
+	    rp->data_size > KRETPROBE_MAX_DATA_SIZE) {
+		kprobe_refuse(&rp->kp, "maxactive or data_size too large");
 		return -E2BIG;
+	}
 	return 0;
 }
 
@@ -449,7 +461,8 @@ static int kretprobe_check(struct kretprobe *rp)
  * Preallocates @rp->maxactive instances (a default when <= 0, written
  * back), each with @rp->data_size bytes of private data, and registers the
  * entry probe.  @rp->handler and @rp->entry_handler may each be NULL.
- * Fields owned by the core must be zero on the first registration.
+ * The fields owned by the core (@rp->pool, the counters and those of
+ * @rp->kp) need not be initialised; @rp->nmissed starts at 0.
  *
  * Context: process context; takes kprobe_mutex.
  * Return: 0, -EINVAL (not a function entry, refused function, already
@@ -468,11 +481,18 @@ int register_kretprobe(struct kretprobe *rp)
 		rp->maxactive = max_t(int, 10, 2 * num_possible_cpus());
 
 	pool = kretprobe_pool_create(rp);
-	if (!pool)
+	if (!pool) {
+		kprobe_refuse(&rp->kp, "out of memory");
 		return -ENOMEM;
+	}
 
 	mutex_lock(&kprobe_mutex);
-	if (rcu_access_pointer(rp->pool)) {
+	/*
+	 * Before any field is touched: a registered kretprobe's pool is in
+	 * use.  An unregistered one's core fields may hold anything.
+	 */
+	if (kprobe_site_of_member(&rp->kp)) {
+		kprobe_refuse(&rp->kp, "already registered");
 		ret = -EINVAL;
 		goto unlock;
 	}
@@ -537,7 +557,7 @@ void kretprobe_unregister_tail(struct kretprobe *rp)
 
 /**
  * unregister_kretprobes() - unregister an array of kretprobes
- * @rps: the kretprobes; those not registered are skipped
+ * @rps: the kretprobes; those not registered only get @kp.addr cleared
  * @num: how many
  *
  * Waits for one RCU grace period for the whole array.  When it returns, no
@@ -556,8 +576,11 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 
 	mutex_lock(&kprobe_mutex);
 	for (i = 0; i < num; i++) {
-		if (kprobe_detach_locked(&rps[i]->kp, &reap))
+		/* Not registered: only its addr is cleared, as for kprobes. */
+		if (kprobe_detach_locked(&rps[i]->kp, &reap)) {
+			rps[i]->kp.addr = NULL;
 			continue;
+		}
 		/* From here on, returns in flight no longer reach the handlers. */
 		pool = rcu_dereference_protected(rps[i]->pool,
 						 lockdep_is_held(&kprobe_mutex));
@@ -574,8 +597,8 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	kprobe_reap(&reap);
 
 	for (i = 0; i < num; i++) {
-		/* Still listed: detached above (else it was skipped). */
-		if (!kprobe_listed(&rps[i]->kp))
+		/* Skipped above: its fields (pool included) were never ours. */
+		if (!rps[i]->kp.addr)
 			continue;
 		kprobe_detach_done(&rps[i]->kp);
 		kretprobe_unregister_tail(rps[i]);

@@ -258,7 +258,11 @@ static bool kprobe_site_has_member(struct kprobe_site *site, struct kprobe *p)
 	return false;
 }
 
-/* The site @p is a member of, or NULL if @p is not registered. */
+/*
+ * The site @p is a member of, or NULL if @p is not registered.  @p's own
+ * links are never followed (only the sites' member lists are): a kprobe
+ * that was never registered may have anything in them.
+ */
 struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
 {
 	struct kprobe_site *site;

@@ -152,7 +152,7 @@ debian_compile()
 {
 	local fl=$1 src=$2 list=$3 extra=$4
 	local obj=$BUILD/$fl/obj-debian
-	local cclog=$obj/cclog wrapper=$BUILD/$fl/debian-cc
+	local cclog=$obj/cclog wrapper=$BUILD/$fl/debian-cc o
 	local -a objs=()
 
 	mkdir -p "$obj"
@@ -167,6 +167,14 @@ debian_compile()
 	mapfile -t objs < "$list"
 	# shellcheck disable=SC2206 # directory targets, word splitting intended
 	objs+=($extra)
+	# Every object must be compiled again so that its diagnostics are
+	# logged (ccache replays them): make would skip up-to-date ones.
+	for o in "${objs[@]}"; do
+		case $o in
+		*/)	[ -d "$obj/$o" ] && find "$obj/$o" -name '*.o' -delete ;;
+		*)	rm -f "$obj/$o" ;;
+		esac
+	done
 	# -k: an object that does not build in this config must not stop the
 	# others; the verdict comes from the per-object logs, not from make.
 	KP_CCLOG=$cclog CCACHE_BASEDIR=$BUILD \

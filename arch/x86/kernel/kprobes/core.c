@@ -45,6 +45,7 @@
 #include <asm/alternative.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
+#include <asm/switch_to.h>
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
 
@@ -846,9 +847,14 @@ int arch_kprobe_check_insn_boundary(unsigned long addr)
 /**
  * arch_populate_kprobe_blacklist() - x86 text that is never probed
  *
- * The core already refuses entry and noinstr text.  What x86 adds is the
- * return thunk: every return of the kernel goes through it, the int3
- * path's included, so an int3 there would recurse.
+ * The core already refuses entry and noinstr text.  What x86 adds:
+ *
+ * - __switch_to(), which runs on the next task's stack while current
+ *   still names the previous task until it switches it: its entry and
+ *   its return are seen by different tasks.  The documented contract
+ *   refuses kprobes and kretprobes there alike (-EINVAL).
+ * - the return thunk: every return of the kernel goes through it, the
+ *   int3 path's included, so an int3 there would recurse.
  *
  * Return: 0 or a negative errno.
  */
@@ -856,6 +862,9 @@ int arch_populate_kprobe_blacklist(void)
 {
 	int ret;
 
+	ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);
+	if (ret < 0)
+		return ret;
 	if (!IS_ENABLED(CONFIG_MITIGATION_RETHUNK))
 		return 0;
 

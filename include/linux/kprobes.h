@@ -153,7 +153,7 @@ struct kretprobe {
 };
 
 #define KRETPROBE_MAX_DATA_SIZE		4096
-#define KRETPROBE_MAX_ACTIVE		4096
+/* No fixed maxactive limit: see kretprobe_pool_addressable(). */
 
 /**
  * struct kretprobe_instance - one tracked call of a kretprobe'd function

@@ -83,11 +83,13 @@ static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
 	} else if (addr) {
 		/* The architecture wants function + offset: find the function. */
 		base = (unsigned long)addr + offset;
-		offset = 0;
-		if (kprobe_sym_size_offset(base, &size, &off)) {
-			base -= off;
-			offset = off;
+		/* As upstream: text no symbol covers has no known boundaries. */
+		if (!kprobe_sym_size_offset(base, &size, &off)) {
+			*why = "no symbol covers the address";
+			return -ENOENT;
 		}
+		base -= off;
+		offset = off;
 	} else {
 		*why = "neither addr nor symbol_name is set";
 		return -EINVAL;

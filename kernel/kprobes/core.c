@@ -256,7 +256,8 @@ out:
  * * 0 - registered
  * * -EINVAL - bad arguments, already registered, not probe-able text,
  *   blacklisted, or a jump label or static call site
- * * -ENOENT - unknown symbol, or its module is going away
+ * * -ENOENT - unknown symbol, an address no symbol covers, or a module
+ *   going away
  * * -EILSEQ - not on an instruction boundary, or an instruction that
  *   cannot be probed
  * * -ENOMEM - out of memory or instruction slots

@@ -657,6 +657,17 @@ static void kpkt_reject_unknown_symbol(struct kunit *test)
 	kpkt_expect_reject(test, &pp->kp, -ENOENT, "unknown symbol");
 }
 
+/* As upstream: an address that no symbol covers (here, heap) is -ENOENT. */
+static void kpkt_reject_no_symbol(struct kunit *test)
+{
+	void *heap = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct kpkt_probe *pp;
+
+	KUNIT_ASSERT_NOT_NULL(test, heap);
+	pp = kpkt_probe_new(test, heap, NULL, 0);
+	kpkt_expect_reject(test, &pp->kp, -ENOENT, "heap address");
+}
+
 static void kpkt_reject_blacklisted(struct kunit *test)
 {
 	struct kpkt_probe *pp;
@@ -1726,6 +1737,7 @@ static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_register_by_symbol_offset),
 	KUNIT_CASE(kpkt_reject_addr_and_symbol),
 	KUNIT_CASE(kpkt_reject_unknown_symbol),
+	KUNIT_CASE(kpkt_reject_no_symbol),
 	KUNIT_CASE(kpkt_reject_blacklisted),
 	KUNIT_CASE(kpkt_reject_switch_to),
 	KUNIT_CASE(kpkt_reject_patched_sites),
@@ -1999,7 +2011,7 @@ static void krpt_reject(struct kunit *test)
 	struct kpkt_ret *kr;
 
 	kr = kpkt_ret_new(test, "kpkt_arith", false);
-	kr->rp.maxactive = KRETPROBE_MAX_ACTIVE + 1;
+	kr->rp.maxactive = INT_MAX;
 	kpkt_ret_expect_reject(test, kr, -E2BIG, "maxactive too big");
 
 	kr = kpkt_ret_new(test, "kpkt_arith", true);
@@ -2035,6 +2047,19 @@ static void krpt_core_flags_masked(struct kunit *test)
 }
 
 /* Garbage in every field the user does not set (kmalloc()): registers. */
+/* As upstream, maxactive has no fixed limit: 8192 instances register. */
+static void krpt_large_maxactive(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kr->rp.maxactive = 8192;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_ret_check(test, kr, &ref);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+}
+
 static void krpt_register_uninitialised(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
@@ -2525,6 +2550,7 @@ static struct kunit_case krpt_cases[] = {
 	KUNIT_CASE(krpt_reject),
 	KUNIT_CASE(krpt_reject_not_entry),
 	KUNIT_CASE(krpt_core_flags_masked),
+	KUNIT_CASE(krpt_large_maxactive),
 	KUNIT_CASE(krpt_register_uninitialised),
 	KUNIT_CASE(krpt_unregister_unregistered),
 	KUNIT_CASE(krpt_shared_function),

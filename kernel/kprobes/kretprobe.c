@@ -60,10 +60,20 @@ struct kretprobe_pool {
 	u8 slots[] __aligned(8);
 };
 
-/* A token is a byte offset into @slots plus one: it must fit in 32 bits. */
-static_assert((u64)KRETPROBE_MAX_ACTIVE *
-	      (sizeof(struct kretprobe_instance) + KRETPROBE_MAX_DATA_SIZE + 8)
-	      < U32_MAX);
+/*
+ * The only bound on maxactive (upstream has none): the pool is one
+ * kvzalloc(), at most INT_MAX bytes, which also keeps every token (a byte
+ * offset into @slots plus one) in 32 bits.  That is some 40 million
+ * instances without data, half a million at the largest data_size; a pool
+ * beyond it gets -E2BIG.
+ */
+static bool kretprobe_pool_addressable(const struct kretprobe *rp)
+{
+	u64 stride = ALIGN(sizeof(struct kretprobe_instance) + rp->data_size, 8);
+
+	return sizeof(struct kretprobe_pool) + (u64)rp->maxactive * stride <=
+	       INT_MAX;
+}
 
 static LLIST_HEAD(kretprobe_reap_list);
 
@@ -445,9 +455,12 @@ static int kretprobe_check(struct kretprobe *rp)
 		kprobe_refuse(&rp->kp, "the function does not return to its caller");
 		return -EINVAL;
 	}
-	if (rp->maxactive > KRETPROBE_MAX_ACTIVE ||
-	    rp->data_size > KRETPROBE_MAX_DATA_SIZE) {
-		kprobe_refuse(&rp->kp, "maxactive or data_size too large");
+	if (rp->data_size > KRETPROBE_MAX_DATA_SIZE) {
+		kprobe_refuse(&rp->kp, "data_size too large");
+		return -E2BIG;
+	}
+	if (!kretprobe_pool_addressable(rp)) {
+		kprobe_refuse(&rp->kp, "maxactive too large for an instance pool");
 		return -E2BIG;
 	}
 	return 0;
@@ -466,7 +479,8 @@ static int kretprobe_check(struct kretprobe *rp)
  *
  * Context: process context; takes kprobe_mutex.
  * Return: 0, -EINVAL (not a function entry, refused function, already
- * registered), -E2BIG (@maxactive or @data_size too large), -ENOMEM, or
+ * registered), -E2BIG (@data_size above KRETPROBE_MAX_DATA_SIZE, or a
+ * @maxactive whose pool is too large to address), -ENOMEM, or
  * an error of the entry probe's registration.
  */
 int register_kretprobe(struct kretprobe *rp)

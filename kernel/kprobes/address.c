@@ -20,6 +20,7 @@
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
+#include <linux/mm.h>
 #include <linux/static_call.h>
 
 void kprobe_refuse(const struct kprobe *p, const char *why)
@@ -79,21 +80,24 @@ static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
 			*why = "no such symbol";
 			return -ENOENT;
 		}
-		base = (unsigned long)addr;
-	} else if (addr) {
-		/* The architecture wants function + offset: find the function. */
-		base = (unsigned long)addr + offset;
-		/* As upstream: text no symbol covers has no known boundaries. */
-		if (!kprobe_sym_size_offset(base, &size, &off)) {
-			*why = "no symbol covers the address";
-			return -ENOENT;
-		}
-		base -= off;
-		offset = off;
-	} else {
+	} else if (!addr) {
 		*why = "neither addr nor symbol_name is set";
 		return -EINVAL;
 	}
+	/*
+	 * The architecture wants function + offset: find the function that
+	 * covers the address, as upstream does.  An offset past the end of
+	 * @sym lands in the next function (ftracetest's probepoint.tc
+	 * registers "func+<distance to the next symbol>"), and text that no
+	 * symbol covers has no known instruction boundaries: -ENOENT.
+	 */
+	base = (unsigned long)addr + offset;
+	if (!kprobe_sym_size_offset(base, &size, &off)) {
+		*why = "no symbol covers the address";
+		return -ENOENT;
+	}
+	base -= off;
+	offset = off;
 	t->addr = arch_adjust_kprobe_addr(base, offset, &t->on_func_entry);
 	if (!t->addr) {
 		*why = "the architecture cannot probe this address";
@@ -171,6 +175,12 @@ int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
 
 	t->mod = NULL;
 	t->ftrace = false;
+	/* is_kernel_text() counts the vsyscall page: it is user text. */
+	if (in_gate_area_no_mm(addr)) {
+		why = "not kernel text (the vsyscall page)";
+		ret = -EINVAL;
+		goto refuse;
+	}
 	if (!core_kernel_text(addr)) {
 		ret = kprobe_module_text_get(addr, &t->mod, &why);
 		if (ret)

@@ -169,13 +169,16 @@ static void kprobe_reap_locked(struct list_head *reap)
 
 int __register_kprobe_locked(struct kprobe *p)
 {
-	kprobe_opcode_t *user_addr = p->addr;
 	struct kprobe_target t = {};
+	kprobe_opcode_t *user_addr;
 	struct kprobe_site *site;
 	LIST_HEAD(reap);
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
+	if (kprobe_null_arg(p))
+		return -EINVAL;
+	user_addr = p->addr;
 	if (!kprobes_ready) {
 		kprobe_refuse(p, "kprobes are not initialised");
 		return -ENODEV;
@@ -292,7 +295,7 @@ int register_kprobes(struct kprobe **kps, int num)
 	struct kprobe_batch *batch;
 	int i, ret = 0;
 
-	if (num <= 0)
+	if (num <= 0 || kprobe_null_arg(kps))
 		return -EINVAL;
 	mutex_lock(&kprobe_mutex);
 	batch = kprobe_batch_begin(num);
@@ -358,15 +361,20 @@ void __unregister_kprobes_many(struct kprobe **kps, int num)
 	LIST_HEAD(reap);
 	int i;
 
-	if (num <= 0)
+	if (num <= 0 || kprobe_null_arg(kps))
 		return;
 	mutex_lock(&kprobe_mutex);
 	/* All the breakpoints go out with one synchronisation of the CPUs. */
 	batch = kprobe_batch_begin(num);
 	for (i = 0; i < num; i++) {
+		if (kprobe_null_arg(kps[i]))
+			continue;
 		/* A stranger is not ours to touch beyond marking it unusable. */
 		if (kprobe_detach_locked(kps[i], &reap))
 			kps[i]->addr = NULL;
+		else if (kprobe_is_kretprobe(kps[i]))
+			/* unregister_kprobe(&rp->kp): the whole kretprobe goes. */
+			kretprobe_orphan_locked(kprobe_to_kretprobe(kps[i]));
 	}
 	kprobe_batch_end(batch);
 	mutex_unlock(&kprobe_mutex);
@@ -374,8 +382,11 @@ void __unregister_kprobes_many(struct kprobe **kps, int num)
 	kprobe_reap(&reap);
 	for (i = 0; i < num; i++) {
 		/* A stranger's list was never ours: not even read. */
-		if (kps[i]->addr)
-			kprobe_detach_done(kps[i]);
+		if (!kps[i] || !kps[i]->addr)
+			continue;
+		kprobe_detach_done(kps[i]);
+		if (kprobe_is_kretprobe(kps[i]))
+			kretprobe_unregister_tail(kprobe_to_kretprobe(kps[i]));
 	}
 }
 
@@ -424,6 +435,8 @@ int enable_kprobe(struct kprobe *kp)
 	struct kprobe_site *site;
 	int ret = 0;
 
+	if (kprobe_null_arg(kp))
+		return -EINVAL;
 	mutex_lock(&kprobe_mutex);
 	site = kprobe_site_of_member(kp);
 	if (!site || kprobe_gone(kp)) {
@@ -460,6 +473,8 @@ int disable_kprobe(struct kprobe *kp)
 	struct kprobe_site *site;
 	int ret = 0;
 
+	if (kprobe_null_arg(kp))
+		return -EINVAL;
 	mutex_lock(&kprobe_mutex);
 	site = kprobe_site_of_member(kp);
 	if (site) {

@@ -96,6 +96,16 @@ struct dentry;
 
 /* ---- core.c ---- */
 
+/*
+ * A NULL kprobe, kretprobe or array passed to the API: refused (-EINVAL,
+ * or nothing done by the void calls) with one warning per boot and file,
+ * rather than an Oops inside kprobe_mutex that would leave kprobes
+ * unusable until the next boot.
+ */
+#define kprobe_null_arg(ptr)						\
+	(unlikely(!(ptr)) &&						\
+	 ({ pr_warn_once("%s: NULL argument, ignored\n", __func__); true; }))
+
 extern struct mutex kprobe_mutex;
 /* false while debugfs "enabled" is 0; kprobe_mutex */
 extern bool kprobes_all_armed;
@@ -518,14 +528,30 @@ static inline void kprobe_ftrace_disarm(struct kprobe_site *site) { }
 
 struct seq_file;
 
+static inline struct kretprobe *kprobe_to_kretprobe(struct kprobe *p)
+{
+	return container_of(p, struct kretprobe, kp);
+}
+
 #ifdef CONFIG_KRETPROBES
-/* Drop @rp's pool after its entry probe is gone and a grace period passed. */
+/*
+ * Unregistering a kretprobe, in the steps of kprobe_detach_locked(): once
+ * its entry probe is detached, kretprobe_orphan_locked() (kprobe_mutex
+ * held) stops returns in flight from reaching its handlers; after the
+ * grace period kretprobe_unregister_tail() drops its pool.  Both
+ * unregister_kretprobes() and unregister_kprobe(&rp->kp) take them, so a
+ * kretprobe taken apart through its kprobe leaks nothing.
+ */
+void kretprobe_orphan_locked(struct kretprobe *rp);
 void kretprobe_unregister_tail(struct kretprobe *rp);
 /* Is @p the entry probe of a kretprobe (debugfs prints "r")? */
 bool kprobe_is_kretprobe(struct kprobe *p);
 /* Append "  missed: empty=N recursion=N refused=N" (no newline). */
 void kretprobe_show_extra(struct seq_file *m, struct kprobe *p);
 #else
+static inline void kretprobe_orphan_locked(struct kretprobe *rp) { }
+static inline void kretprobe_unregister_tail(struct kretprobe *rp) { }
+
 static inline bool kprobe_is_kretprobe(struct kprobe *p)
 {
 	return false;

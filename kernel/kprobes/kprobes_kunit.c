@@ -39,6 +39,7 @@
 #include <linux/jump_label.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -53,6 +54,7 @@
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 #include <asm/text-patching.h>
+#include <asm/vsyscall.h>
 
 /* True when vmlinux-internal helpers may be called (see the top comment). */
 #define KPKT_BUILTIN	IS_BUILTIN(CONFIG_KPROBES_KUNIT_TEST)
@@ -655,6 +657,85 @@ static void kpkt_reject_unknown_symbol(struct kunit *test)
 					       0);
 
 	kpkt_expect_reject(test, &pp->kp, -ENOENT, "unknown symbol");
+}
+
+/*
+ * NULL to any entry point is refused or ignored (it used to Oops inside
+ * kprobe_mutex, leaving kprobes unusable).
+ */
+static void kpkt_null_args(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kprobe *kps[2] = { &pp->kp, NULL };
+	struct kretprobe *rps[1] = { NULL };
+
+	KUNIT_EXPECT_EQ(test, register_kprobe(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobes(NULL, 1), -EINVAL);
+	/* The good one before the NULL is unregistered again. */
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 2), -EINVAL);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, get_kprobe((void *)kpkt_arith), NULL);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, enable_kprobe(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(NULL), -EINVAL);
+	unregister_kprobe(NULL);
+	unregister_kprobes(NULL, 1);
+	unregister_kprobes(kps + 1, 1);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kretprobes(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kretprobes(rps, 1), -EINVAL);
+	unregister_kretprobe(NULL);
+	unregister_kretprobes(NULL, 1);
+	unregister_kretprobes(rps, 1);
+	/* kprobes still work. */
+	pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	KUNIT_EXPECT_EQ(test, kpkt_register(test, &pp->kp), 0);
+}
+
+/* "module:" with an empty symbol is an unknown symbol. */
+static void kpkt_reject_empty_module_symbol(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL,
+					       "kprobes_test_target:", 0);
+
+	kpkt_expect_reject(test, &pp->kp, -ENOENT, "module:");
+	pp = kpkt_probe_new(test, NULL, ":kpkt_arith", 0);
+	kpkt_expect_reject(test, &pp->kp, -ENOENT, ":symbol");
+}
+
+/*
+ * The vsyscall page is user text, not a kernel address to probe, although
+ * is_kernel_text() and kallsyms (as "_end+off") count it: -EINVAL, as
+ * upstream.  It used to fail later, by accident (-EILSEQ).
+ */
+static void kpkt_reject_vsyscall(struct kunit *test)
+{
+	struct kpkt_probe *pp;
+
+	if (!in_gate_area_no_mm(VSYSCALL_ADDR))
+		kunit_skip(test, "no vsyscall page in this kernel");
+	pp = kpkt_probe_new(test, (void *)VSYSCALL_ADDR, NULL, 0);
+	kpkt_expect_reject(test, &pp->kp, -EINVAL, "vsyscall page");
+}
+
+/*
+ * As upstream: symbol + offset is re-based on the function that covers it,
+ * so an offset to the end of kpkt_arith is the next function's entry.
+ */
+static void kpkt_offset_into_next_function(struct kunit *test)
+{
+	unsigned long start = (unsigned long)kpkt_arith, size, off, nsize;
+	struct kpkt_probe *pp;
+
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &off));
+	if (!kallsyms_lookup_size_offset(start + size, &nsize, &off) || off ||
+	    within_kprobe_blacklist(start + size))
+		kunit_skip(test, "no probe-able function right after kpkt_arith");
+	pp = kpkt_probe_new(test, NULL, "kpkt_arith", size);
+	pp->kp.flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)pp->kp.addr, start + size);
+	KUNIT_EXPECT_TRUE(test, pp->kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
 }
 
 /* As upstream: an address that no symbol covers (here, heap) is -ENOENT. */
@@ -1738,6 +1819,10 @@ static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_reject_addr_and_symbol),
 	KUNIT_CASE(kpkt_reject_unknown_symbol),
 	KUNIT_CASE(kpkt_reject_no_symbol),
+	KUNIT_CASE(kpkt_null_args),
+	KUNIT_CASE(kpkt_reject_empty_module_symbol),
+	KUNIT_CASE(kpkt_reject_vsyscall),
+	KUNIT_CASE(kpkt_offset_into_next_function),
 	KUNIT_CASE(kpkt_reject_blacklisted),
 	KUNIT_CASE(kpkt_reject_switch_to),
 	KUNIT_CASE(kpkt_reject_patched_sites),
@@ -2046,7 +2131,32 @@ static void krpt_core_flags_masked(struct kunit *test)
 	kpkt_ret_check(test, kr, &ref);
 }
 
-/* Garbage in every field the user does not set (kmalloc()): registers. */
+/*
+ * A kretprobe taken apart through its kprobe (unregister_kprobe(&rp->kp),
+ * then unregister_kretprobe()) gives its pool back at the first call: it
+ * used to stay allocated, with a back-pointer to the kretprobe.
+ */
+static void krpt_unregister_through_kprobe(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kr->rp.maxactive = 1000;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&kr->rp), 0);
+	KUNIT_EXPECT_NOT_NULL(test, rcu_access_pointer(kr->rp.pool));
+	unregister_kprobe(&kr->rp.kp);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(kr->rp.pool));
+	kpkt_ret_reset(kr);
+	kpkt_run(test, &ref, "after unregister_kprobe()");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+	unregister_kretprobe(&kr->rp);
+	KUNIT_EXPECT_NULL(test, kr->rp.kp.addr);
+	/* And it can be registered again. */
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_ret_check(test, kr, &ref);
+}
+
 /* As upstream, maxactive has no fixed limit: 8192 instances register. */
 static void krpt_large_maxactive(struct kunit *test)
 {
@@ -2060,6 +2170,7 @@ static void krpt_large_maxactive(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
 }
 
+/* Garbage in every field the user does not set (kmalloc()): registers. */
 static void krpt_register_uninitialised(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
@@ -2551,6 +2662,7 @@ static struct kunit_case krpt_cases[] = {
 	KUNIT_CASE(krpt_reject_not_entry),
 	KUNIT_CASE(krpt_core_flags_masked),
 	KUNIT_CASE(krpt_large_maxactive),
+	KUNIT_CASE(krpt_unregister_through_kprobe),
 	KUNIT_CASE(krpt_register_uninitialised),
 	KUNIT_CASE(krpt_unregister_unregistered),
 	KUNIT_CASE(krpt_shared_function),

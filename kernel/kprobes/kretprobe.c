@@ -488,6 +488,8 @@ int register_kretprobe(struct kretprobe *rp)
 	struct kretprobe_pool *pool;
 	int ret;
 
+	if (kprobe_null_arg(rp))
+		return -EINVAL;
 	ret = kretprobe_check(rp);
 	if (ret)
 		return ret;
@@ -541,6 +543,8 @@ int register_kretprobes(struct kretprobe **rps, int num)
 {
 	int done, ret = -EINVAL;
 
+	if (kprobe_null_arg(rps))
+		return -EINVAL;
 	for (done = 0; done < num; done++) {
 		ret = register_kretprobe(rps[done]);
 		if (ret) {
@@ -551,6 +555,18 @@ int register_kretprobes(struct kretprobe **rps, int num)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);
+
+void kretprobe_orphan_locked(struct kretprobe *rp)
+{
+	struct kretprobe_pool *pool;
+
+	lockdep_assert_held(&kprobe_mutex);
+	/* From here on, returns in flight no longer reach the handlers. */
+	pool = rcu_dereference_protected(rp->pool,
+					 lockdep_is_held(&kprobe_mutex));
+	if (pool)
+		RCU_INIT_POINTER(pool->rp, NULL);
+}
 
 /*
  * The last step of unregistering @rp: its entry probe is detached and a
@@ -581,25 +597,22 @@ void kretprobe_unregister_tail(struct kretprobe *rp)
  */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
-	struct kretprobe_pool *pool;
 	LIST_HEAD(reap);
 	int i;
 
-	if (num <= 0)
+	if (num <= 0 || kprobe_null_arg(rps))
 		return;
 
 	mutex_lock(&kprobe_mutex);
 	for (i = 0; i < num; i++) {
+		if (kprobe_null_arg(rps[i]))
+			continue;
 		/* Not registered: only its addr is cleared, as for kprobes. */
 		if (kprobe_detach_locked(&rps[i]->kp, &reap)) {
 			rps[i]->kp.addr = NULL;
 			continue;
 		}
-		/* From here on, returns in flight no longer reach the handlers. */
-		pool = rcu_dereference_protected(rps[i]->pool,
-						 lockdep_is_held(&kprobe_mutex));
-		if (pool)
-			RCU_INIT_POINTER(pool->rp, NULL);
+		kretprobe_orphan_locked(rps[i]);
 	}
 	mutex_unlock(&kprobe_mutex);
 
@@ -612,7 +625,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 
 	for (i = 0; i < num; i++) {
 		/* Skipped above: its fields (pool included) were never ours. */
-		if (!rps[i]->kp.addr)
+		if (!rps[i] || !rps[i]->kp.addr)
 			continue;
 		kprobe_detach_done(&rps[i]->kp);
 		kretprobe_unregister_tail(rps[i]);

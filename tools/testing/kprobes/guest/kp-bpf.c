@@ -25,13 +25,30 @@
  * what the event itself records).  Hence the check is count >= LOOPS: other
  * tasks' getpid() calls may add to it, none of ours may be missed.
  *
+ * With --func-ip, the program is another one: it calls bpf_get_func_ip()
+ * and stores the result, with a count of its runs, in the map.  On a kprobe
+ * or kretprobe event (BPF_PROG_TYPE_KPROBE, not kprobe_multi) the helper
+ * is bpf_get_func_ip_kprobe(): it returns the address of the probed
+ * function when kprobe_running() is a probe at a function entry
+ * (KPROBE_FLAG_ON_FUNC_ENTRY), 0 otherwise.  The stored value must be the
+ * function's address in /proc/kallsyms (no KASLR in the test guest, and
+ * root sees real addresses).  While the probe is registered, its lines of
+ * /sys/kernel/debug/kprobes/list are printed as "# list: LINE", so that the
+ * caller can tell how it is armed (int3, [OPTIMIZED], [FTRACE]).  The probed
+ * function is hit by LOOPS getpid() calls, or by writing VALUE (default 1)
+ * to FILE once, e.g. a module parameter that calls the function.
+ *
  * Usage: kp-bpf [FUNCTION]
- * Prints one TAP line per check; exits 0 (all passed), 1 (a check failed)
- * or 4 (kselftest's skip: no kprobe PMU or no bpf(2)).
+ *        kp-bpf --func-ip FUNCTION [--kretprobe]
+ *               [--trigger-file FILE [--trigger-value VALUE]]
+ * Prints one TAP line per check; exits 0 (all passed), 1 (a check failed),
+ * 2 (usage) or 4 (kselftest's skip: no kprobe PMU or no bpf(2)).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +58,7 @@
 #include <unistd.h>
 
 #define PMU_DIR		"/sys/bus/event_source/devices/kprobe"
+#define KPROBE_LIST	"/sys/kernel/debug/kprobes/list"
 #define LOOPS		1000
 #define KSFT_SKIP	4
 #define LOG_SIZE	(256 * 1024)
@@ -79,20 +97,21 @@ static int pmu_read(const char *file, const char *prefix)
 	return val;
 }
 
-static int map_create(void)
+/* An array map of one element of VALUE_SIZE bytes. */
+static int map_create(unsigned int value_size)
 {
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_type = BPF_MAP_TYPE_ARRAY;
 	attr.key_size = sizeof(uint32_t);
-	attr.value_size = sizeof(uint64_t);
+	attr.value_size = value_size;
 	attr.max_entries = 1;
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
 /* Element 0 of MAP_FD: set it to *VAL (SET) or read it into *VAL. */
-static int map_elem(int map_fd, uint64_t *val, int set)
+static int map_elem(int map_fd, void *val, int set)
 {
 	union bpf_attr attr;
 	uint32_t key = 0;
@@ -110,46 +129,18 @@ static int map_elem(int map_fd, uint64_t *val, int set)
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s),	\
 			    .off = (o), .imm = (i) })
 
-/*
- * The program, for a map whose fd is MAP_FD:
- *
- *	*(u32 *)(r10 - 4) = 0		key 0, on the BPF stack
- *	r2 = r10
- *	r2 += -4			r2 = &key
- *	r1 = map MAP_FD			two-slot ld_imm64; the verifier turns
- *					the fd into the map's address
- *	call bpf_map_lookup_elem	r0 = &value or NULL
- *	if r0 == 0 goto out		the verifier insists on the NULL check
- *	r1 = 1
- *	lock *(u64 *)(r0 + 0) += r1	atomic: hits on several CPUs at once
- * out:
- *	r0 = 0				tells trace_call_bpf() that the perf
- *	exit				event itself need not record the hit
- */
-static int prog_load(int map_fd, char *log, size_t log_size)
+/* Load the BPF_PROG_TYPE_KPROBE program PROG of CNT instructions. */
+static int prog_load(const struct bpf_insn *prog, unsigned int cnt,
+		     char *log, size_t log_size)
 {
-	struct bpf_insn prog[] = {
-		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
-		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,
-		     0, map_fd),
-		INSN(0, 0, 0, 0, 0),	/* upper 32 bits of the ld_imm64 */
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
-		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0,
-		     BPF_ADD),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-	};
 	static const char license[] = "GPL";
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_KPROBE;
 	attr.insns = (uint64_t)(uintptr_t)prog;
-	attr.insn_cnt = ARRAY_SIZE(prog);
+	attr.insn_cnt = cnt;
+	/* GPL: bpf_get_func_ip() is a GPL-only helper for kprobe programs. */
 	attr.license = (uint64_t)(uintptr_t)license;
 	/* kern_version has not been checked for kprobe programs since 5.0. */
 	if (log) {
@@ -166,9 +157,9 @@ static int prog_load(int map_fd, char *log, size_t log_size)
  * buffer and print the verifier's log.  The first attempt has none because
  * a log that overflows its buffer fails the load by itself (ENOSPC).
  */
-static int load_with_log(int map_fd)
+static int load_with_log(const struct bpf_insn *prog, unsigned int cnt)
 {
-	int fd = prog_load(map_fd, NULL, 0);
+	int fd = prog_load(prog, cnt, NULL, 0);
 	int err = errno;
 	char *log, *line;
 
@@ -178,7 +169,7 @@ static int load_with_log(int map_fd)
 	log = malloc(LOG_SIZE);
 	if (!log)
 		return -1;
-	fd = prog_load(map_fd, log, LOG_SIZE);
+	fd = prog_load(prog, cnt, log, LOG_SIZE);
 	if (fd >= 0) {
 		/* Still a failure: the program must load as it is. */
 		printf("# ... but it loads with a log, no log to show\n");
@@ -190,6 +181,88 @@ static int load_with_log(int map_fd)
 	free(log);
 	errno = err;
 	return -1;
+}
+
+/* r0 = &element 0 of MAP_FD, or NULL; r1-r5 are clobbered. */
+#define LOOKUP_ELEM_0(map_fd)						\
+	INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),		\
+	INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),	\
+	INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),		\
+	INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,	\
+	     0, (map_fd)),						\
+	INSN(0, 0, 0, 0, 0),	/* upper 32 bits of the ld_imm64 */	\
+	INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem)
+
+/*
+ * The counting program, for a map of one u64 whose fd is MAP_FD:
+ *
+ *	*(u32 *)(r10 - 4) = 0		key 0, on the BPF stack
+ *	r2 = r10
+ *	r2 += -4			r2 = &key
+ *	r1 = map MAP_FD			two-slot ld_imm64; the verifier turns
+ *					the fd into the map's address
+ *	call bpf_map_lookup_elem	r0 = &value or NULL
+ *	if r0 == 0 goto out		the verifier insists on the NULL check
+ *	r1 = 1
+ *	lock *(u64 *)(r0 + 0) += r1	atomic: hits on several CPUs at once
+ * out:
+ *	r0 = 0				tells trace_call_bpf() that the perf
+ *	exit				event itself need not record the hit
+ */
+static int load_counter(int map_fd)
+{
+	struct bpf_insn prog[] = {
+		LOOKUP_ELEM_0(map_fd),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0,
+		     BPF_ADD),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return load_with_log(prog, ARRAY_SIZE(prog));
+}
+
+/* The value of the --func-ip program's map. */
+struct func_ip_value {
+	uint64_t ip;		/* bpf_get_func_ip() of the last run */
+	uint64_t runs;		/* how many times the program ran */
+};
+
+/*
+ * The --func-ip program, for a map of one struct func_ip_value whose fd is
+ * MAP_FD:
+ *
+ *	call bpf_get_func_ip		r1 = the context (struct pt_regs *),
+ *					as on entry; r0 = the function's address
+ *	r7 = r0				callee-saved, kept across the lookup
+ *	(look up element 0 as above)	r0 = &value or NULL
+ *	if r0 == 0 goto out
+ *	*(u64 *)(r0 + 0) = r7		value.ip: same from every task
+ *	r1 = 1
+ *	lock *(u64 *)(r0 + 8) += r1	value.runs
+ * out:
+ *	r0 = 0
+ *	exit
+ */
+static int load_func_ip(int map_fd)
+{
+	struct bpf_insn prog[] = {
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_7, BPF_REG_0, 0, 0),
+		LOOKUP_ELEM_0(map_fd),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 3, 0),
+		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_7,
+		     offsetof(struct func_ip_value, ip), 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1,
+		     offsetof(struct func_ip_value, runs), BPF_ADD),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return load_with_log(prog, ARRAY_SIZE(prog));
 }
 
 /* Open a disabled kprobe (CONFIG = 0) or kretprobe event on FUNC, this task. */
@@ -260,14 +333,188 @@ static void count_hits(int type, uint64_t config, const char *kind,
 	report(count >= LOOPS, what);
 }
 
+/* The address /proc/kallsyms gives for text symbol FUNC, 0 if none or several. */
+static uint64_t kallsyms_addr(const char *func)
+{
+	char line[512], name[256], type;
+	unsigned long long addr, found = 0;
+	int n = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f) {
+		printf("# /proc/kallsyms: %s\n", strerror(errno));
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if ((type == 't' || type == 'T') && !strcmp(name, func)) {
+			found = addr;
+			n++;
+		}
+	}
+	fclose(f);
+	if (n > 1) {
+		printf("# %d text symbols named %s in /proc/kallsyms\n", n, func);
+		return 0;
+	}
+	if (!found)
+		printf("# no text symbol %s in /proc/kallsyms (or addresses hidden)\n",
+		       func);
+	return found;
+}
+
+/* Print the lines of the kprobe list for the probes at ADDR. */
+static void print_list(uint64_t addr)
+{
+	char line[512], prefix[32];
+	int n = 0;
+	FILE *f = fopen(KPROBE_LIST, "r");
+
+	if (!f) {
+		printf("# %s: %s\n", KPROBE_LIST, strerror(errno));
+		return;
+	}
+	snprintf(prefix, sizeof(prefix), "%016llx ", (unsigned long long)addr);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, prefix, strlen(prefix)))
+			continue;
+		printf("# list: %s", line);
+		n++;
+	}
+	fclose(f);
+	if (!n)
+		printf("# no probe at %016llx in %s\n", (unsigned long long)addr,
+		       KPROBE_LIST);
+}
+
+/* Write VALUE to FILE, or call getpid() LOOPS times without a FILE. */
+static int trigger(const char *file, const char *value)
+{
+	FILE *f;
+	int i;
+
+	if (!file) {
+		for (i = 0; i < LOOPS; i++)
+			syscall(SYS_getpid);
+		return 0;
+	}
+	f = fopen(file, "w");
+	if (!f || fprintf(f, "%s\n", value) < 0 || fclose(f)) {
+		printf("# write %s to %s: %s\n", value, file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Attach the --func-ip program to a kprobe or kretprobe (CONFIG) on FUNC,
+ * trigger it, and check that bpf_get_func_ip() gave FUNC's address ADDR.
+ */
+static void check_func_ip(int type, uint64_t config, const char *kind,
+			  const char *func, uint64_t addr, int prog_fd,
+			  int map_fd, const char *file, const char *value)
+{
+	struct func_ip_value val = { 0, 0 };
+	char what[256];
+	int fd, ok;
+
+	snprintf(what, sizeof(what), "BPF program attached to a %s on %s",
+		 kind, func);
+	if (map_elem(map_fd, &val, 1)) {
+		printf("# BPF_MAP_UPDATE_ELEM: %s\n", strerror(errno));
+		report(0, what);
+		return;
+	}
+	fd = open_probe(type, config, func);
+	if (fd < 0) {
+		printf("# perf_event_open %s on %s: %s\n", kind, func,
+		       strerror(errno));
+		report(0, what);
+		return;
+	}
+	ok = ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) == 0;
+	if (!ok)
+		printf("# PERF_EVENT_IOC_SET_BPF: %s\n", strerror(errno));
+	report(ok, what);
+	if (!ok) {
+		close(fd);
+		return;
+	}
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	ok = trigger(file, value) == 0;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	print_list(addr);
+	close(fd);
+
+	snprintf(what, sizeof(what),
+		 "bpf_get_func_ip() on a %s on %s is its address %#llx", kind,
+		 func, (unsigned long long)addr);
+	if (map_elem(map_fd, &val, 0)) {
+		printf("# BPF_MAP_LOOKUP_ELEM: %s\n", strerror(errno));
+		report(0, what);
+		return;
+	}
+	printf("# %s on %s: %llu runs, bpf_get_func_ip() returned %#llx\n",
+	       kind, func, (unsigned long long)val.runs,
+	       (unsigned long long)val.ip);
+	if (!val.runs)
+		printf("# the program never ran\n");
+	report(ok && val.runs > 0 && val.ip == addr, what);
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [FUNCTION]\n"
+		"       %s --func-ip FUNCTION [--kretprobe]\n"
+		"          [--trigger-file FILE [--trigger-value VALUE]]\n",
+		prog, prog);
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
-	const char *func = argc > 1 ? argv[1] : "__x64_sys_getpid";
-	int type = pmu_read("type", "");
-	int retbit = pmu_read("format/retprobe", "config:");
-	int map_fd, prog_fd;
+	static const struct option opts[] = {
+		{ "func-ip", required_argument, NULL, 'f' },
+		{ "kretprobe", no_argument, NULL, 'r' },
+		{ "trigger-file", required_argument, NULL, 't' },
+		{ "trigger-value", required_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *func = "__x64_sys_getpid", *ip_func = NULL;
+	const char *file = NULL, *value = "1";
+	int type, retbit, map_fd, prog_fd, ret = 0, c;
+	uint64_t addr = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			ip_func = optarg;
+			break;
+		case 'r':
+			ret = 1;
+			break;
+		case 't':
+			file = optarg;
+			break;
+		case 'v':
+			value = optarg;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (optind < argc - 1 || (ip_func && optind < argc) ||
+	    (!ip_func && (ret || file)))
+		usage(argv[0]);
+	if (optind < argc)
+		func = argv[optind];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	type = pmu_read("type", "");
+	retbit = pmu_read("format/retprobe", "config:");
 	if (type < 0) {
 		printf("# SKIP: no %s/type (CONFIG_KPROBE_EVENTS, CONFIG_PERF_EVENTS)\n",
 		       PMU_DIR);
@@ -275,21 +522,49 @@ int main(int argc, char **argv)
 	}
 	printf("# kprobe PMU type %d, retprobe bit %d\n", type, retbit);
 
-	map_fd = map_create();
+	if (ip_func) {
+		addr = kallsyms_addr(ip_func);
+		report(addr != 0, "the probed function is in /proc/kallsyms");
+		if (!addr)
+			goto out;
+		printf("# %s at %#llx\n", ip_func, (unsigned long long)addr);
+	}
+
+	map_fd = map_create(ip_func ? sizeof(struct func_ip_value) :
+			    sizeof(uint64_t));
 	if (map_fd < 0 && errno == ENOSYS) {
 		printf("# SKIP: no bpf(2) (CONFIG_BPF_SYSCALL)\n");
 		return KSFT_SKIP;
 	}
 	if (map_fd < 0)
 		printf("# BPF_MAP_CREATE: %s\n", strerror(errno));
-	report(map_fd >= 0, "BPF_MAP_CREATE array of one u64");
+	report(map_fd >= 0, ip_func ? "BPF_MAP_CREATE array of one {u64, u64}" :
+				      "BPF_MAP_CREATE array of one u64");
 	if (map_fd < 0)
 		goto out;
 
-	prog_fd = load_with_log(map_fd);
+	if (ip_func) {
+		prog_fd = load_func_ip(map_fd);
+		report(prog_fd >= 0,
+		       "BPF_PROG_LOAD kprobe program (bpf_get_func_ip, store, atomic add)");
+		if (prog_fd < 0)
+			goto out_map;
+		if (ret && (retbit < 0 || retbit > 63)) {
+			printf("# no %s/format/retprobe\n", PMU_DIR);
+			report(0, "BPF program on a kretprobe");
+		} else {
+			check_func_ip(type, ret ? 1ULL << retbit : 0,
+				      ret ? "kretprobe" : "kprobe", ip_func,
+				      addr, prog_fd, map_fd, file, value);
+		}
+		close(prog_fd);
+		goto out_map;
+	}
+
+	prog_fd = load_counter(map_fd);
 	report(prog_fd >= 0, "BPF_PROG_LOAD kprobe program (lookup, atomic add)");
 	if (prog_fd < 0)
-		goto out;
+		goto out_map;
 
 	count_hits(type, 0, "kprobe", func, prog_fd, map_fd);
 	if (retbit < 0 || retbit > 63) {
@@ -300,6 +575,7 @@ int main(int argc, char **argv)
 			   map_fd);
 	}
 	close(prog_fd);
+out_map:
 	close(map_fd);
 out:
 	printf("# %d checks, %d failed\n", checks, failures);

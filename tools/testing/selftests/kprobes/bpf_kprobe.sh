@@ -11,6 +11,17 @@
 # counts its runs in an array map must run on each getpid() of the process,
 # once on a kprobe and once on a kretprobe on __x64_sys_getpid.  The probes
 # must be gone from the probe list afterwards.
+#
+# Then bpf_get_func_ip(), which in a kprobe program returns the address of
+# the probed function when the running probe is at a function entry
+# (kprobe_running(), KPROBE_FLAG_ON_FUNC_ENTRY), must give the address that
+# /proc/kallsyms has (kp-bpf --func-ip) for:
+#   - a kprobe on a function entry armed with an int3: kpt_notrace_target()
+#     of kprobes_test_target.ko, which is notrace, with optimization off;
+#   - a kprobe on an ftrace site: the entry of __x64_sys_getpid;
+#   - a kretprobe: on __x64_sys_getpid, and on kpt_notrace_target().
+# How each kprobe is armed is read in the probe list while it is registered
+# (kp-bpf prints its lines), so that the test proves what it claims.
 
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -29,7 +40,23 @@ grep -q ' kprobe_prog_ops$' /proc/kallsyms ||
 grep -q ' __x64_sys_getpid$' /proc/kallsyms ||
 	skip_all "no __x64_sys_getpid in /proc/kallsyms"
 
+SYSCTL=/proc/sys/debug/kprobes-optimization
+MOD=kprobes_test_target
+MOD_FN=kpt_notrace_target
+MOD_LOADED=0
+OPT_SAVED=
+
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup()
+{
+	[ -n "$OPT_SAVED" ] && echo "$OPT_SAVED" > "$SYSCTL" 2>/dev/null
+	[ "$MOD_LOADED" = 1 ] && unload "$MOD"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
 before=$(list_count '__x64_sys_getpid')
+before_all=$(list_count "__x64_sys_getpid|$MOD_FN")
 "$KP_BPF"
 rc=$?
 case $rc in
@@ -40,4 +67,142 @@ esac
 after=$(list_count '__x64_sys_getpid')
 check "the BPF programs' probes are unregistered when their events close" \
 	[ "$after" -eq "$before" ]
+
+# ---- bpf_get_func_ip() -------------------------------------------------------
+
+FIP_OUT=
+
+# func_ip DESCRIPTION KP-BPF-ARGUMENTS... - one result line for
+# "kp-bpf --func-ip ...", whose output is shown and kept in FIP_OUT.
+func_ip()
+{
+	fi_desc=$1
+	shift
+	FIP_OUT=$("$KP_BPF" --func-ip "$@" 2>&1)
+	fi_rc=$?
+	printf '%s\n' "$FIP_OUT"
+	case $fi_rc in
+	0)	pass "$fi_desc" ;;
+	4)	skip "$fi_desc (kp-bpf skipped)" ;;
+	*)	fail "$fi_desc (kp-bpf exit status $fi_rc)" ;;
+	esac
+}
+
+# fip_list k|r - the probe list line of that type kp-bpf printed last.
+fip_list()
+{
+	printf '%s\n' "$FIP_OUT" |
+		sed -n "s/^# list: \([0-9a-f]\{16\}  $1  .*\)/\1/p" | head -n 1
+}
+
+# is_int3 LINE - a listed probe armed with an int3: not on ftrace, not
+# optimized (optimization is off while it is checked).
+# shellcheck disable=SC2317 # called through check
+is_int3()
+{
+	case $1 in
+	''|*'[FTRACE]'*|*'[OPTIMIZED]'*)	return 1 ;;
+	esac
+}
+
+# is_ftrace LINE - a listed probe on an ftrace site.
+# shellcheck disable=SC2317 # called through check
+is_ftrace()
+{
+	case $1 in
+	*'[FTRACE]'*)	return 0 ;;
+	esac
+	return 1
+}
+
+# notrace_refused - do kprobe events refuse $MOD_FN for being notrace?
+# Without CONFIG_KPROBE_EVENTS_ON_NOTRACE, trace_kprobe refuses a function
+# that has no ftrace site when kprobes can use ftrace: then every kprobe
+# event, and so every BPF kprobe program, at a function entry goes through
+# ftrace, and the int3 case cannot be reached from BPF.
+notrace_refused()
+{
+	nr_mark="kpsel-mark-$$-notrace"
+	echo "$nr_mark" > /dev/kmsg
+	if ev_add "p:$GROUP/fipnt $MOD:$MOD_FN"; then
+		ev_del fipnt
+		return 1
+	fi
+	dmesg | sed -n "/$nr_mark/,\$p" |
+		grep -q "Could not probe notrace function $MOD_FN"
+}
+
+# ftrace_site ADDR NAME - is function NAME at ADDR traceable (an ftrace site)?
+# Its name in available_filter_functions may be an alias (__do_sys_getpid).
+ftrace_site()
+{
+	if [ -r "$TRACEFS/available_filter_functions_addrs" ]; then
+		grep -q "^$1 " "$TRACEFS/available_filter_functions_addrs"
+	else
+		grep -qx "$2" "$TRACEFS/available_filter_functions" 2>/dev/null
+	fi
+}
+
+# (a) An int3 at a function entry, on the test module's notrace function.
+# The module calls it N times for N written to its "calls" parameter.
+[ -e "$TRACEFS/kprobe_events" ] || mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
+if MOD_KO=$(find_ko "$MOD"); then
+	if ! is_loaded "$MOD"; then
+		insmod "$MOD_KO" && MOD_LOADED=1
+	fi
+fi
+why=
+if ! is_loaded "$MOD" || ! ksym_addr "$MOD_FN" "$MOD" > /dev/null; then
+	why="no $MOD.ko with $MOD_FN"
+elif notrace_refused; then
+	why="kprobe events refuse notrace functions: no CONFIG_KPROBE_EVENTS_ON_NOTRACE"
+fi
+if [ -z "$why" ]; then
+	TRIGGER="--trigger-file /sys/module/$MOD/parameters/calls --trigger-value 10"
+	# Optimization off: the probe stays an int3 and is listed as one.
+	if [ -w "$SYSCTL" ]; then
+		OPT_SAVED=$(cat "$SYSCTL")
+		echo 0 > "$SYSCTL"
+	else
+		diag "no $SYSCTL: the kprobe on $MOD_FN may be optimized"
+	fi
+	# shellcheck disable=SC2086 # TRIGGER is two options with their values
+	func_ip "bpf_get_func_ip() in a kprobe at an int3 function entry ($MOD_FN)" \
+		"$MOD_FN" $TRIGGER
+	line=$(fip_list k)
+	check "the kprobe on $MOD_FN is an int3, not on ftrace: $line" \
+		is_int3 "$line"
+	# shellcheck disable=SC2086
+	func_ip "bpf_get_func_ip() in a kretprobe with an int3 entry ($MOD_FN)" \
+		"$MOD_FN" --kretprobe $TRIGGER
+	if [ -n "$OPT_SAVED" ]; then
+		echo "$OPT_SAVED" > "$SYSCTL"
+		OPT_SAVED=
+	fi
+else
+	skip "bpf_get_func_ip() in a kprobe at an int3 function entry ($why)"
+	skip "the kprobe on $MOD_FN is an int3, not on ftrace ($why)"
+	skip "bpf_get_func_ip() in a kretprobe with an int3 entry ($why)"
+fi
+[ "$MOD_LOADED" = 1 ] && unload "$MOD" && MOD_LOADED=0
+
+# (b) A kprobe on an ftrace site: __x64_sys_getpid is traceable, so its
+# entry is its fentry call and the kprobe goes through ftrace.
+func_ip "bpf_get_func_ip() in a kprobe on an ftrace site (__x64_sys_getpid)" \
+	__x64_sys_getpid
+line=$(fip_list k)
+if ftrace_site "$(ksym_addr __x64_sys_getpid)" __x64_sys_getpid; then
+	check "the kprobe on __x64_sys_getpid is on ftrace: $line" \
+		is_ftrace "$line"
+else
+	skip "the kprobe on __x64_sys_getpid is on ftrace (not an ftrace site here)"
+fi
+
+# (c) A kretprobe: its handler runs from the return trampoline, not from
+# the entry probe.
+func_ip "bpf_get_func_ip() in a kretprobe (__x64_sys_getpid)" \
+	__x64_sys_getpid --kretprobe
+
+check "no probe on __x64_sys_getpid or $MOD_FN is left" \
+	[ "$(list_count "__x64_sys_getpid|$MOD_FN")" -eq "$before_all" ]
 finish

@@ -9,7 +9,8 @@
 # The work is done by kp-bpf (tools/testing/kprobes/guest/kp-bpf.c, a static
 # binary in the harness's initramfs, raw bpf(2), no libbpf): a program that
 # counts its runs in an array map must run on each getpid() of the process,
-# once on a kprobe and once on a kretprobe on __x64_sys_getpid.  The probes
+# once on a kprobe and once on a kretprobe on the getpid system call
+# (__x64_sys_getpid, __ia32_sys_getpid on i386).  The probes
 # must be gone from the probe list afterwards.
 
 set -u
@@ -26,18 +27,18 @@ KP_BPF=$(command -v kp-bpf) || skip_all "no kp-bpf binary in PATH"
 # lists data symbols); without it BPF_PROG_LOAD refuses the program type.
 grep -q ' kprobe_prog_ops$' /proc/kallsyms ||
 	skip_all "no BPF kprobe programs (CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS)"
-grep -q ' __x64_sys_getpid$' /proc/kallsyms ||
-	skip_all "no __x64_sys_getpid in /proc/kallsyms"
+# __x64_sys_getpid on x86-64, __ia32_sys_getpid on i386.
+FUNC=$(sys_func getpid) || skip_all "no getpid entry point in /proc/kallsyms"
 
-before=$(list_count '__x64_sys_getpid')
-"$KP_BPF"
+before=$(list_count "$FUNC")
+"$KP_BPF" "$FUNC"
 rc=$?
 case $rc in
 0)	pass "kp-bpf: BPF program on a kprobe and a kretprobe" ;;
 4)	skip_all "kp-bpf skipped" ;;
 *)	fail "kp-bpf: exit status $rc" ;;
 esac
-after=$(list_count '__x64_sys_getpid')
+after=$(list_count "$FUNC")
 check "the BPF programs' probes are unregistered when their events close" \
 	[ "$after" -eq "$before" ]
 finish

@@ -8,13 +8,14 @@ BASE		?= /usr/src/linux-source-6.12.tar.xz
 BUILD		?= build
 BASELINE	?=
 PREEMPT		?=
+ARCH		?=
 JOBS		?= $(shell nproc)
 
-export BASE BUILD BASELINE JOBS PREEMPT
+export BASE BUILD BASELINE JOBS PREEMPT ARCH
 # Optional knobs, passed to the scripts when set (see "make help").
 export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter 1,$(PREEMPT)),-preempt)
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter 1,$(PREEMPT)),-preempt)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
@@ -41,6 +42,7 @@ help:
 	@echo '  BUILD=     output directory [$(BUILD)]'
 	@echo '  BASELINE=1 upstream kprobes instead of ours, same config and tests'
 	@echo '  PREEMPT=1  CONFIG_PREEMPT=y config (+ kprobes-test-preempt.config), *-preempt dirs'
+	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
 	@echo '  TIMEOUT=   seconds before a boot counts as hung [900; shell: none]'
 	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
@@ -85,7 +87,8 @@ bench: deps
 
 clean:
 	rm -rf $(BUILD)/ours $(BUILD)/baseline $(BUILD)/ours-preempt \
-		$(BUILD)/baseline-preempt
+		$(BUILD)/baseline-preempt $(BUILD)/ours-i386 $(BUILD)/baseline-i386 \
+		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt
 
 distclean:
 	rm -rf $(BUILD)

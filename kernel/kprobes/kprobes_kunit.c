@@ -326,8 +326,11 @@ static int kpkt_pre(struct kprobe *p, struct pt_regs *regs)
 		kpkt_handler_fault(pp);
 	if (pp->nest_fn && !pp->nest_in_post)
 		pp->nest_ret = kpkt_call(pp->nest_fn, 5);
-	if (pp->do_set_arg0)
+	/* The first argument: %rdi, or %eax on i386 (regparm(3)). */
+	if (pp->do_set_arg0 && IS_ENABLED(CONFIG_X86_64))
 		regs->di = pp->set_arg0;
+	else if (pp->do_set_arg0)
+		regs->ax = pp->set_arg0;
 	if (pp->redirect) {
 		instruction_pointer_set(regs, pp->redirect);
 		return 1;

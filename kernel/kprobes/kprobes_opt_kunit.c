@@ -87,10 +87,11 @@ static unsigned long kpopt_entry(kpopt_fn_t fn)
  * @kp: the kprobe
  * @hits: pre handler runs
  * @post_hits: post handler runs
- * @arg_sum: sum of regs->di over the runs
+ * @arg_sum: sum of the argument register (kpopt_arg()) over the runs
  * @bad: runs whose context or pt_regs were not those of an int3 hit
  * @found: runs whose stack trace reached kpopt_invoke()
- * @set_arg: when non-zero, the pre handler stores it in regs->di
+ * @set_arg: when non-zero, the pre handler stores it in the argument
+ *	register
  * @in_irq: the target is called from interrupts: do not check pt_regs
  */
 struct kpopt_probe {
@@ -103,6 +104,15 @@ struct kpopt_probe {
 	long set_arg;
 	bool in_irq;
 };
+
+/*
+ * The register of a target's argument: %rdi, or %eax on i386 (the kernel
+ * is built with regparm(3) there).
+ */
+static unsigned long *kpopt_arg(struct pt_regs *regs)
+{
+	return IS_ENABLED(CONFIG_X86_64) ? &regs->di : &regs->ax;
+}
 
 static bool kpopt_regs_ok(struct kprobe *p, struct pt_regs *regs)
 {
@@ -120,11 +130,11 @@ static int kpopt_pre(struct kprobe *p, struct pt_regs *regs)
 	struct kpopt_probe *pp = container_of(p, struct kpopt_probe, kp);
 
 	atomic_inc(&pp->hits);
-	atomic_long_add(regs->di, &pp->arg_sum);
+	atomic_long_add(*kpopt_arg(regs), &pp->arg_sum);
 	if (!pp->in_irq && !kpopt_regs_ok(p, regs))
 		atomic_inc(&pp->bad);
 	if (pp->set_arg)
-		regs->di = pp->set_arg;
+		*kpopt_arg(regs) = pp->set_arg;
 	return 0;
 }
 
@@ -200,7 +210,7 @@ static void kpopt_run(struct kunit *test, kpopt_fn_t fn, kpopt_fn_t ref,
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&pp->hits), KPOPT_CALLS,
 			    "%s: pre handler runs", what);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_long_read(&pp->arg_sum), sum,
-			    "%s: regs->di in the handler", what);
+			    "%s: argument register in the handler", what);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&pp->bad), 0,
 			    "%s: context or pt_regs in the handler", what);
 }
@@ -347,7 +357,7 @@ static void kpopt_probe_in_region_one(struct kunit *test, bool inner_post)
 {
 	unsigned long addr = kpopt_entry(kpopt_good);
 	struct kpopt_probe *outer = kpopt_probe_new(test, addr, false);
-	/* The second instruction, "addq", 3 bytes in. */
+	/* The second instruction, "addq" ("addl" on i386), 3 bytes in. */
 	struct kpopt_probe *inner = kpopt_probe_new(test, addr + 3, inner_post);
 
 	kpopt_register(test, &outer->kp);
@@ -409,18 +419,28 @@ static void kpopt_recursion_missed(struct kunit *test)
 /*
  * A stack trace taken in the handler goes through the detour, which has
  * no ORC data but a frame for the frame-pointer fallback, into the probed
- * function and on to its caller.
+ * function and on to its caller.  With the frame-pointer unwinder (i386,
+ * which has no ORC), frameless functions are not seen: the detour's frame
+ * names the probed function (probe address + 1, as after an int3), and the
+ * next frame is that of a caller of kpopt_invoke().
  */
+static unsigned long kpopt_unwind_want(struct kprobe *p)
+{
+	if (IS_ENABLED(CONFIG_UNWINDER_ORC))
+		return (unsigned long)kpopt_invoke_ret;
+	return (unsigned long)p->addr + INT3_INSN_SIZE;
+}
+
 static int kpopt_pre_unwind(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kpopt_probe *pp = container_of(p, struct kpopt_probe, kp);
+	unsigned long want = kpopt_unwind_want(p);
 	struct unwind_state state;
 
 	atomic_inc(&pp->hits);
 	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state);
 	     unwind_next_frame(&state)) {
-		if (unwind_get_return_address(&state) ==
-		    (unsigned long)kpopt_invoke_ret) {
+		if (unwind_get_return_address(&state) == want) {
 			atomic_inc(&pp->found);
 			break;
 		}
@@ -628,7 +648,7 @@ static int kpopt_ret_entry(struct kretprobe_instance *ri,
 					   rp);
 
 	atomic_inc(&r->entries);
-	*(long *)ri->data = regs->di;
+	*(long *)ri->data = *kpopt_arg(regs);
 	return 0;
 }
 

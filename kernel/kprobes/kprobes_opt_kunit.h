@@ -25,6 +25,7 @@
 	    ".size " #name ", . - " #name "\n"				\
 	    ".popsection\n")
 
+#ifdef CONFIG_X86_64
 /* ((x + 0x11) * 3) ^ 0x5a5a; the first two make a 7-byte region. */
 KPOPT_FUNC(kpopt_good,
 	   "movq %rdi, %rax\n\t"
@@ -90,6 +91,77 @@ asm(".pushsection .text, \"ax\"\n"
 	ASM_RET
 	".size kpopt_invoke, . - kpopt_invoke\n"
 	".popsection\n");
+
+#else /* !CONFIG_X86_64 */
+
+/*
+ * i386: the same functions with the argument and the result in %eax
+ * (regparm(3)).  No rip-relative addressing: kpopt_rip loads through an
+ * absolute address, which the detour's copy uses as it is.
+ */
+/*
+ * ((x + 0x11) * 3) ^ 0x5a5a; the first two make a 6-byte region, and the
+ * second starts 3 bytes in, as on x86-64.
+ */
+KPOPT_FUNC(kpopt_good,
+	   "addl $0x10, %eax\n\t"
+	   "addl $0x1, %eax\n\t"
+	   "imull $3, %eax, %eax\n\t"
+	   "xorl $0x5a5a, %eax\n\t");
+
+asm(".pushsection .data\n"
+	".p2align 2\n"
+	"kpopt_rip_data: .long 1000\n"
+	".popsection\n");
+
+KPOPT_FUNC(kpopt_rip,
+	   "addl kpopt_rip_data, %eax\n\t");
+
+/* x + 8: the call is inside the region of a probe at the entry. */
+KPOPT_FUNC(kpopt_leaf,
+	   "leal 7(%eax), %eax\n\t");
+
+KPOPT_FUNC(kpopt_call,
+	   "call kpopt_leaf\n\t"
+	   "addl $1, %eax\n\t");
+
+/* Adds 2 until >= 100: the loop jumps back to the second instruction. */
+KPOPT_FUNC(kpopt_jump_in,
+	   "movl %eax, %eax\n"
+	   "1:\taddl $2, %eax\n\t"
+	   "cmpl $100, %eax\n\t"
+	   "jl 1b\n\t");
+
+/* (x + 7) * 5, half of the time through "jmp *%ecx". */
+KPOPT_FUNC(kpopt_indirect,
+	   "movl %eax, %eax\n\t"
+	   "addl $7, %eax\n\t"
+	   "testl $1, %eax\n\t"
+	   "jnz 2f\n\t"
+	   "movl $2f, %ecx\n\t"
+	   ANNOTATE_RETPOLINE_SAFE
+	   "jmp *%ecx\n"
+	   "2:\t"
+	   ASM_ENDBR
+	   "imull $5, %eax, %eax\n\t");
+
+/* kpopt_invoke(fn, x): fn in %eax, x in %edx. */
+asm(".pushsection .text, \"ax\"\n"
+	".p2align 4, 0xcc\n"
+	".type kpopt_invoke, @function\n"
+	"kpopt_invoke:\n\t"
+	ASM_ENDBR
+	"movl %eax, %ecx\n\t"
+	"movl %edx, %eax\n\t"
+	ANNOTATE_RETPOLINE_SAFE
+	"call *%ecx\n"
+	"kpopt_invoke_ret:\n\t"
+	ANNOTATE_NOENDBR
+	ASM_RET
+	".size kpopt_invoke, . - kpopt_invoke\n"
+	".popsection\n");
+
+#endif /* CONFIG_X86_64 */
 
 typedef long (*kpopt_fn_t)(long);
 

@@ -56,7 +56,7 @@ DUMP_LINE=$KP_DIR/${P}hang-dump.line
 
 [ -f "$KERNEL" ] || die "no $KERNEL; run make build"
 [ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing; run make deps"
+command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU missing; run make deps"
 
 append="console=ttyS0 panic=-1 kp.mode=$MODE"
 [ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
@@ -66,10 +66,9 @@ append="console=ttyS0 panic=-1 kp.mode=$MODE"
 # from SeaBIOS's MP table, which lists one CPU per socket.
 # shellcheck disable=SC2054 # the commas belong to QEMU options
 qemu=(
-	qemu-system-x86_64
+	"$KP_QEMU"
 	-accel "$ACCEL"
 	-smp 2,sockets=2,cores=1,threads=1
-	-m 1G
 	-nodefaults
 	-display none
 	-no-reboot
@@ -82,6 +81,14 @@ qemu=(
 	-append "$append"
 )
 [ "${ICOUNT:-}" = 1 ] && qemu+=(-icount shift=0)
+# ARCH=i386: lowmem only (CONFIG_NOHIGHMEM keeps 896 MB).  The default
+# CPU (qemu32) has what the 686 kernel needs; "-cpu max" would be an AMD
+# CPU that the 32-bit kernel warns about with SMP, and would add SMAP.
+if [ -n "$KP_ARCH" ]; then
+	qemu+=(-m 768M)
+else
+	qemu+=(-m 1G)
+fi
 
 # Type the hang diagnosis into QEMU's console input (see above) after $1 s.
 hang_dump()

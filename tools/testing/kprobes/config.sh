@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # config.sh - configure $BUILD/<flavour>/obj from kernel/configs/kprobes-test.config
-# (followed by kprobes-test-preempt.config with PREEMPT=1).
+# (followed by kprobes-test-preempt.config with PREEMPT=1 and by
+# kprobes-test-i386.config with ARCH=i386).
 #
 # The kernel is configured with
 #
@@ -47,14 +48,17 @@ needs_config()
 mkdir -p "$KP_OBJ"
 cat "${KP_FRAGMENTS[@]}" > "$MERGED"
 if needs_config; then
-	note "$KP_FLAVOUR$KP_CONFIG: allnoconfig + $FRAGNAMES"
+	note "$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG: allnoconfig + $FRAGNAMES"
 	cp "$MERGED" "$ALLCONFIG.new"
 	kmake -s KCONFIG_ALLCONFIG="$ALLCONFIG.new" allnoconfig
 	mv "$ALLCONFIG.new" "$ALLCONFIG"
 fi
 
-# Check the result line by line.
-failed=0
+# Check the result: the last line of the merged fragments that names a
+# symbol is what the symbol must be (a later fragment, PREEMPT=1's or
+# ARCH=i386's, overrides an earlier one: CONFIG_64BIT, the unwinder).
+declare -A want_of=() marker_of=()
+order=()
 marker=
 while IFS= read -r line; do
 	case $line in
@@ -71,8 +75,16 @@ while IFS= read -r line; do
 	*)
 		continue ;;
 	esac
-	m=$marker
+	[ -n "${want_of[$sym]+set}" ] || order+=("$sym")
+	want_of[$sym]=$want
+	marker_of[$sym]=$marker
 	marker=
+done < "$MERGED"
+
+failed=0
+for sym in "${order[@]}"; do
+	want=${want_of[$sym]}
+	m=${marker_of[$sym]}
 	if [ "$m" = ours-only ] && [ "$KP_FLAVOUR" != ours ]; then
 		continue
 	fi
@@ -85,7 +97,7 @@ while IFS= read -r line; do
 		echo "config: $sym: fragment wants '${want:-not set}', .config has '${got:-not set}'" >&2
 		failed=1
 	fi
-done < "$MERGED"
-[ "$failed" = 0 ] || die "$KP_FLAVOUR$KP_CONFIG: .config does not match $FRAGNAMES"
+done
+[ "$failed" = 0 ] || die "$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG: .config does not match $FRAGNAMES"
 
-note "$KP_FLAVOUR$KP_CONFIG: .config matches $FRAGNAMES"
+note "$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG: .config matches $FRAGNAMES"

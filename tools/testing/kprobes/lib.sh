@@ -12,13 +12,16 @@
 #   BASELINE  1: build upstream's unmodified kprobes instead of ours
 #   JOBS      parallel kernel build jobs
 #   PREEMPT   1: the CONFIG_PREEMPT=y configuration (flavour dir *-preempt)
+#   ARCH      x86_64 (default) or i386: the 32-bit kernel and guest
+#             (flavour dir *-i386, kprobes-test-i386.config merged last)
 #
 # Layout under $BUILD:
 #
 #   base-<version>/      pristine extraction of BASE, made once, never written
 #   base-id/             which tarball (path, size, mtime) holds which version
 #   ours/ baseline/      one directory per flavour (ours-preempt/ and
-#                        baseline-preempt/ with PREEMPT=1):
+#                        baseline-preempt/ with PREEMPT=1, ours-i386/ and
+#                        baseline-i386/ with ARCH=i386):
 #     src/                 the kernel work tree (pristine + overlay + patches)
 #     obj/                 kbuild's O= object directory
 #     modroot/             modules_install output
@@ -63,7 +66,38 @@ case $PREEMPT in
 		exit 2 ;;
 esac
 
-KP_DIR=$BUILD/$KP_FLAVOUR$KP_CONFIG
+# ARCH=i386: the 32-bit configuration.  Kbuild gets ARCH=i386 (which
+# turns CONFIG_64BIT off), the fragment kprobes-test-i386.config is merged
+# after the others, the guest runs in qemu-system-i386 with a 32-bit
+# userland (Debian's i386 busybox-static and bash-static, unpacked by
+# deps.sh into $BUILD/i386-userland; helpers built with gcc -m32).
+# KP_ARCH is empty for x86-64, where kbuild is not given ARCH at all (so
+# that the existing x86-64 builds keep their configuration untouched).
+ARCH=${ARCH:-}
+case $ARCH in
+i386|x86_32)	KP_ARCH=i386 ;;
+''|x86|x86_64)	KP_ARCH= ;;
+*)		echo "$KP_PROG: ARCH must be x86_64 or i386, not '$ARCH'" >&2
+		exit 2 ;;
+esac
+KP_ARCH_SUFFIX=${KP_ARCH:+-$KP_ARCH}
+# The guest's static userland and the compiler flags of its helpers.
+KP_USERLAND=$BUILD/i386-userland
+if [ -n "$KP_ARCH" ]; then
+	KP_BUSYBOX=$KP_USERLAND/bin/busybox
+	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
+	KP_GUEST_CFLAGS=(-m32)
+	KP_QEMU=qemu-system-i386
+	KP_KBUILD_ARCH=(ARCH="$KP_ARCH")
+else
+	KP_BUSYBOX=/bin/busybox
+	KP_BASH_STATIC=/usr/bin/bash-static
+	KP_GUEST_CFLAGS=()
+	KP_QEMU=qemu-system-x86_64
+	KP_KBUILD_ARCH=()
+fi
+
+KP_DIR=$BUILD/$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG
 KP_SRC=$KP_DIR/src
 KP_OBJ=$KP_DIR/obj
 KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
@@ -71,6 +105,8 @@ KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
 KP_FRAGMENTS=("$KP_FRAGMENT")
 [ -n "$KP_CONFIG" ] &&
 	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test$KP_CONFIG.config")
+[ -n "$KP_ARCH" ] &&
+	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test-$KP_ARCH.config")
 
 # Upstream's kprobes implementation, deleted from the "ours" work tree before
 # our overlay goes in (see prepare.sh).
@@ -99,8 +135,8 @@ note()
 # kbuild must not see those.
 kmake()
 {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
-		make -C "$KP_SRC" O="$KP_OBJ" "$@"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH \
+		make -C "$KP_SRC" O="$KP_OBJ" "${KP_KBUILD_ARCH[@]}" "$@"
 }
 
 # The version of the kernel source in directory $1 ("6.12.117").

@@ -46,13 +46,14 @@ DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd6
 LOCK=${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}
 RESULTS=$BUILD/matrix-$KP_FLAVOUR.results
 
-# A kernel make in work tree $1 with objects in $2, clean environment.
+# A kernel make in work tree $1 with objects in $2, clean environment (the
+# matrix cells are x86-64 configurations: ARCH=i386 does not apply).
 mk()
 {
 	local src=$1 obj=$2
 
 	shift 2
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH \
 		make -C "$src" O="$obj" "$@"
 }
 

@@ -5,8 +5,10 @@
 #
 # Contents:
 #   /init                  tools/testing/kprobes/init
-#   /bin/busybox + links   the host's busybox-static
-#   /bin/bash              the host's bash-static, if installed
+#   /bin/busybox + links   the host's busybox-static (ARCH=i386: Debian's
+#                          i386 one, unpacked by deps.sh)
+#   /bin/bash              the host's bash-static, if installed (ARCH=i386:
+#                          the i386 one)
 #   /bin/kp-exit           guest/kp-exit.c, built statically here
 #   /lib/modules/<rel>/    every module of the build (modules_install);
 #                          on the baseline also extra/kprobes_test_target.ko,
@@ -26,8 +28,8 @@
 
 ROOT=$KP_DIR/initramfs
 CPIO=$KP_DIR/initramfs.cpio
-BUSYBOX=/bin/busybox
-BASH_STATIC=/usr/bin/bash-static
+BUSYBOX=$KP_BUSYBOX
+BASH_STATIC=$KP_BASH_STATIC
 
 [ -d "$KP_DIR/modroot" ] || die "no modules in $KP_DIR/modroot; run make build"
 [ -x "$KP_OBJ/usr/gen_init_cpio" ] || die "no $KP_OBJ/usr/gen_init_cpio; run make build"
@@ -50,9 +52,10 @@ else
 	note "no $BASH_STATIC: the guest has no /bin/bash"
 fi
 
-gcc -static -O2 -Wall -o "$ROOT/bin/kp-exit" "$KP_TOOLS/guest/kp-exit.c"
-gcc -static -O2 -Wall -o "$ROOT/bin/kp-perf" "$KP_TOOLS/guest/kp-perf.c"
-gcc -static -O2 -Wall -o "$ROOT/bin/kp-bpf" "$KP_TOOLS/guest/kp-bpf.c"
+for helper in kp-exit kp-perf kp-bpf; do
+	gcc "${KP_GUEST_CFLAGS[@]}" -static -O2 -Wall -o "$ROOT/bin/$helper" \
+		"$KP_TOOLS/guest/$helper.c"
+done
 install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
 echo "kprobes-guest" > "$ROOT/etc/hostname"
 

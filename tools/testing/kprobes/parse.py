@@ -389,14 +389,18 @@ def parse_ftracetest(v, fdir, lines):
 		counts[result] = counts.get(result, 0) + 1
 	v.section('ftracetest', ', '.join(f'{n} {r}' for r, n in sorted(counts.items())))
 
+	# The other flavour of the same configuration: ours-i386 goes with
+	# baseline-i386, ours-preempt with baseline-preempt.
 	top = os.path.dirname(os.path.normpath(fdir))
-	base = read_ftrace_results(os.path.join(top, 'baseline', FTRACE_RESULTS))
-	ours = read_ftrace_results(os.path.join(top, 'ours', FTRACE_RESULTS))
+	name = os.path.basename(os.path.normpath(fdir))
+	is_ours = name == 'ours' or name.startswith('ours-')
+	suffix = name[len('ours'):] if is_ours else name[len('baseline'):]
+	base = read_ftrace_results(os.path.join(top, 'baseline' + suffix, FTRACE_RESULTS))
+	ours = read_ftrace_results(os.path.join(top, 'ours' + suffix, FTRACE_RESULTS))
 	if base is None or ours is None:
 		print('---- ftracetest: no side-by-side table (run make check and '
 		      'make check BASELINE=1) ----')
 		return
-	is_ours = os.path.basename(os.path.normpath(fdir)) == 'ours'
 	width = max(len(c) for c in list(base) + list(ours))
 	print('---- ftracetest, kprobe cases: baseline vs ours ----')
 	print(f'{"test":<{width}}  {"baseline":<11} {"ours":<11} note')

@@ -430,7 +430,8 @@ static bool kprobe_fill_boost(unsigned long addr, struct kprobe_decoded *d,
 			      unsigned long to, u8 *buf)
 {
 	unsigned int len = d->ainsn.len;
-	s64 rel = (s64)(addr + len) - (s64)(to + len + JMP32_INSN_SIZE);
+	/* Modulo the address space: on i386 every rel32 reaches. */
+	long rel = (long)(addr + len - (to + len + JMP32_INSN_SIZE));
 	s32 rel32 = rel;
 
 	if (rel != rel32 || kprobe_relocate_insn(d, addr, to))

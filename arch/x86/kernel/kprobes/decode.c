@@ -22,7 +22,7 @@
 #include <linux/string.h>
 #include <asm/text-patching.h>
 
-/* ModRM.reg of "push r/m64" (opcode 0xff). */
+/* ModRM.reg of "push r/m64" ("push r/m32" on i386; opcode 0xff). */
 #define KPROBE_MODRM_REG_PUSH	6
 
 /**
@@ -55,6 +55,15 @@ static const struct kprobe_refusal kprobe_refusals[] = {
 	{ KPROBE_0F_EXACT(0x01, 0xfb),	"mwaitx" },
 	/* Segment loads: entry/exit code territory, may fault half-way. */
 	{ KPROBE_OP(0x8e),		"segment register load" },
+	/*
+	 * i386 only (invalid in 64-bit mode): pop es/ss/ds, lds/les.  The
+	 * latter two share their opcodes with the VEX prefixes, which never
+	 * match a pattern (kprobe_insn_matches()).
+	 */
+	{ KPROBE_OP(0x07),		"segment register load" },
+	{ KPROBE_OP(0x17),		"segment register load" },
+	{ KPROBE_OP(0x1f),		"segment register load" },
+	{ KPROBE_OPS(0xc4, 0xfe),	"segment register load" },
 	{ KPROBE_0F(0xa1),		"segment register load" },
 	{ KPROBE_0F(0xa9),		"segment register load" },
 	{ KPROBE_0F(0xb2),		"segment register load" },
@@ -159,8 +168,9 @@ static int decode_refuse(struct kprobe_decoded *d, int err, const char *why)
  * Emulated instructions: the branch is computed in C from the original
  * address.  The decoder forces 64-bit operands on near branches even with
  * a 0x66 prefix, which real CPUs disagree about (Intel ignores it, AMD
- * truncates the target): such branches, and loops counting in %ecx, are
- * not worth the rules and are refused.
+ * truncates the target): such branches, and loops counting in a register
+ * narrower than a long (%ecx on x86-64, %cx on i386), are not worth the
+ * rules and are refused.
  */
 static int kprobe_decode_emulated(struct insn *insn,
 				  const struct kprobe_emulation *em,
@@ -168,7 +178,8 @@ static int kprobe_decode_emulated(struct insn *insn,
 {
 	u8 op = insn->opcode.bytes[insn->opcode.nbytes - 1];
 
-	if (kprobe_insn_has_prefix(insn, 0x66) || insn->addr_bytes != 8)
+	if (kprobe_insn_has_prefix(insn, 0x66) ||
+	    insn->addr_bytes != sizeof(long))
 		return decode_refuse(d, -EINVAL, "size override on a branch");
 
 	d->ainsn.kind = KPROBE_INSN_EMULATE;
@@ -205,7 +216,7 @@ static int kprobe_decode_stepped(struct insn *insn, struct kprobe_decoded *d)
 		rule = &kprobe_step_rules[i];
 		if (!kprobe_insn_matches(insn, &rule->pattern))
 			continue;
-		/* The C work below assumes 64-bit stack slots. */
+		/* The C work below assumes stack slots of a long. */
 		if (kprobe_insn_has_prefix(insn, 0x66))
 			return decode_refuse(d, -EINVAL,
 					     "16-bit stack operand");
@@ -280,21 +291,22 @@ int kprobe_relocate_insn(struct kprobe_decoded *d, unsigned long from,
 			 unsigned long to)
 {
 	unsigned long target;
-	s64 disp64;
+	long disp_long;
 	s32 disp;
 
+	/* Always 0 on i386, which has no rip-relative addressing. */
 	if (!d->rip_disp)
 		return 0;
 
 	memcpy(&disp, &d->bytes[d->rip_disp], sizeof(disp));
 	/* rip-relative means relative to the end of the instruction. */
 	target = from + d->ainsn.len + disp;
-	disp64 = (s64)(target - (to + d->ainsn.len));
-	if (disp64 != (s32)disp64)
+	disp_long = (long)(target - (to + d->ainsn.len));
+	if (disp_long != (s32)disp_long)
 		return decode_refuse(d, -ERANGE,
 				     "rip-relative operand out of reach of the slot");
 
-	disp = disp64;
+	disp = disp_long;
 	memcpy(&d->bytes[d->rip_disp], &disp, sizeof(disp));
 	return 0;
 }

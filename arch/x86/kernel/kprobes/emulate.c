@@ -23,16 +23,21 @@ static const u8 kprobe_gpr_offset[16] = {
 	offsetof(struct pt_regs, dx),	offsetof(struct pt_regs, bx),
 	offsetof(struct pt_regs, sp),	offsetof(struct pt_regs, bp),
 	offsetof(struct pt_regs, si),	offsetof(struct pt_regs, di),
-	offsetof(struct pt_regs, r8),	offsetof(struct pt_regs, r9),
-	offsetof(struct pt_regs, r10),	offsetof(struct pt_regs, r11),
-	offsetof(struct pt_regs, r12),	offsetof(struct pt_regs, r13),
-	offsetof(struct pt_regs, r14),	offsetof(struct pt_regs, r15),
+	KPROBE_GPR_HIGH(r8),		KPROBE_GPR_HIGH(r9),
+	KPROBE_GPR_HIGH(r10),		KPROBE_GPR_HIGH(r11),
+	KPROBE_GPR_HIGH(r12),		KPROBE_GPR_HIGH(r13),
+	KPROBE_GPR_HIGH(r14),		KPROBE_GPR_HIGH(r15),
 };
 
+/*
+ * @reg is ModRM.rm, plus 8 for REX.B, which only x86-64 decodes: on i386
+ * it is always below 8.
+ */
 static nokprobe_inline unsigned long kprobe_gpr(struct pt_regs *regs,
 						unsigned int reg)
 {
-	return regs_get_register(regs, kprobe_gpr_offset[reg & 15]);
+	return regs_get_register(regs,
+				 kprobe_gpr_offset[reg % KPROBE_NR_GPRS]);
 }
 
 static nokprobe_inline unsigned long kprobe_next_ip(const struct arch_specific_insn *ai,
@@ -79,7 +84,10 @@ enum {
 	KPROBE_JRCXZ,
 };
 
-/* loopne, loope, loop, jrcxz (64-bit address size only, see decode.c) */
+/*
+ * loopne, loope, loop, jrcxz (jecxz on i386): the native address size
+ * only, see decode.c, so the counter is all of regs->cx.
+ */
 static void kprobe_emulate_loop(const struct arch_specific_insn *ai,
 				unsigned long addr, struct pt_regs *regs)
 {
@@ -116,7 +124,8 @@ NOKPROBE_SYMBOL(kprobe_emulate_ret);
 
 /*
  * call *%reg, jmp *%reg: ai->cond is the register.  Read it before the
- * push, "call *%rsp" means the old %rsp.  No ENDBR check is made on the
+ * push, "call *%rsp" means the old %rsp.  On i386 pt_regs::sp is the
+ * interrupted stack pointer too: kernel-mode traps get a full frame.  No ENDBR check is made on the
  * target: the CPU does not see an indirect branch here.
  */
 static void kprobe_emulate_call_reg(const struct arch_specific_insn *ai,

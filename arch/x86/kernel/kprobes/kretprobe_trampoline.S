@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The kretprobe return trampoline (x86-64).
+ * The kretprobe return trampoline (x86-64 and i386).
  *
  * arch_prepare_kretprobe() put this symbol in place of a return address,
  * so the probed function's ret lands on the first instruction with %rsp
@@ -23,10 +23,16 @@
  * the trampoline; it finds the real one with kretprobe_find_ret_addr()
  * (see asm/unwind.h), also when interrupted on the first instruction.
  * With frame pointers, %rbp holds the encoded pt_regs pointer.
+ *
+ * i386 is the same with 4-byte words: pt_regs runs from ss down to bx
+ * (the data segment registers are saved, never reloaded), the callback
+ * takes pt_regs in %eax (regparm), and the frame-pointer unwinder (32-bit
+ * has no ORC) finds the encoded pt_regs pointer in %ebp.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/asm.h>
+#include <asm/asm-offsets.h>
 #include <asm/frame.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
@@ -34,8 +40,10 @@
 
 #include "regs-macros.S"
 
-	.code64
 	.section .text, "ax"
+
+#ifdef CONFIG_X86_64
+	.code64
 
 SYM_CODE_START(arch_kretprobe_trampoline)
 	/* Entered by a ret, never by an indirect branch: no ENDBR. */
@@ -69,5 +77,40 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	leaq	16(%rsp), %rsp
 	RET
 SYM_CODE_END(arch_kretprobe_trampoline)
-_ASM_NOKPROBE(arch_kretprobe_trampoline)
+/* For objtool, which only runs on x86-64: no standard frame here. */
 STACK_FRAME_NON_STANDARD_FP arch_kretprobe_trampoline
+
+#else /* !CONFIG_X86_64 */
+
+SYM_CODE_START(arch_kretprobe_trampoline)
+	ANNOTATE_NOENDBR
+
+	/* Take the popped slot back; the real return address goes there. */
+	pushl	$arch_kretprobe_trampoline
+
+	/* struct pt_regs, top down; flags before anything changes them. */
+	leal	-8(%esp), %esp
+	pushfl
+	pushl	$__KERNEL_CS
+	pushl	$arch_kretprobe_trampoline
+	pushl	$-1
+	KPROBE_PUSH_GPRS
+	movl	$__KERNEL_DS, PT_OLDSS(%esp)
+	leal	PTREGS_SIZE+4(%esp), %eax
+	movl	%eax, PT_OLDESP(%esp)
+	ENCODE_FRAME_POINTER
+
+	movl	%esp, %eax
+	call	arch_kretprobe_trampoline_callback
+	movl	%eax, PTREGS_SIZE(%esp)
+
+	KPROBE_POP_GPRS
+	/* Past orig_ax, ip and cs to the flags; then past sp and ss. */
+	leal	12(%esp), %esp
+	popfl
+	leal	8(%esp), %esp
+	RET
+SYM_CODE_END(arch_kretprobe_trampoline)
+
+#endif /* CONFIG_X86_64 */
+_ASM_NOKPROBE(arch_kretprobe_trampoline)

@@ -362,11 +362,15 @@ static const char *kprobe_opt_reserved(unsigned long addr, unsigned int len)
  * ---------------------------------------------------------------------
  */
 
-/* The rel32 of a jump or call whose end is at @end, to @target. */
+/*
+ * The rel32 of a jump or call whose end is at @end, to @target.  The
+ * difference is taken modulo the address space, so on i386 every target
+ * reaches.
+ */
 static bool kprobe_opt_rel32(unsigned long end, unsigned long target,
 			     s32 *rel)
 {
-	s64 d = (s64)(target - end);
+	long d = (long)(target - end);
 
 	*rel = d;
 	return d == *rel;
@@ -384,7 +388,7 @@ static unsigned int kprobe_opt_build(u8 *img, unsigned long buf,
 				     const char **why)
 {
 	const struct kprobe_detour_layout *l = &kprobe_detour_layout;
-	u64 ip = addr + INT3_INSN_SIZE, opt = (unsigned long)o;
+	unsigned long ip = addr + INT3_INSN_SIZE, opt = (unsigned long)o;
 	unsigned int pos, i;
 	s32 rel;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The template of an optimized probe's detour (x86-64).
+ * The template of an optimized probe's detour (x86-64 and i386).
  *
  * opt.c copies this code into a detour buffer, fills in the three
  * per-probe values (see kprobe_detour_layout below) and appends the
@@ -29,10 +29,16 @@
  * no unwinder ever looks at the template.  It is kept true for objtool
  * anyway: nothing is known of the stack on entry and after the call, and
  * pt_regs is at %rsp in between.
+ *
+ * i386 builds the same frame with 4-byte words: the per-probe values are
+ * "movl $imm32" (the last 4 bytes), pt_regs runs from ss down to bx (the
+ * data segment registers are saved, never reloaded), and the handler takes
+ * its arguments in %eax and %edx (regparm).
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/asm.h>
+#include <asm/asm-offsets.h>
 #include <asm/frame.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
@@ -41,8 +47,10 @@
 
 #include "regs-macros.S"
 
-	.code64
 	.section .text, "ax"
+
+#ifdef CONFIG_X86_64
+	.code64
 
 SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	UNWIND_HINT_UNDEFINED
@@ -96,12 +104,64 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	/* The copy of the region goes here in a detour; never reached here. */
 	ud2
 SYM_CODE_END(kprobe_detour_template)
-_ASM_NOKPROBE(kprobe_detour_template)
+/* For objtool, which only runs on x86-64: no standard frame here. */
 STACK_FRAME_NON_STANDARD_FP kprobe_detour_template
+
+#else /* !CONFIG_X86_64 */
+
+SYM_CODE_START_NOALIGN(kprobe_detour_template)
+	ANNOTATE_NOENDBR
+
+	/* The unwinders' frame, pt_regs::ss and ::sp; flags next, then cli. */
+	leal	-16(%esp), %esp
+	pushfl
+	cli
+	pushl	$__KERNEL_CS
+	/* pt_regs::ip and ::orig_ax are filled in below */
+	leal	-8(%esp), %esp
+	KPROBE_PUSH_GPRS
+	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
+	ASM_CLAC
+
+	movl	%ebp, PTREGS_SIZE(%esp)
+	leal	PTREGS_SIZE(%esp), %ebp
+	leal	8(%ebp), %eax
+	movl	%eax, PT_OLDESP(%esp)
+	movl	$__KERNEL_DS, PT_OLDSS(%esp)
+	movl	$-1, PT_ORIG_EAX(%esp)
+
+	/* Per probe: the address after its (virtual) int3. */
+	movl	$0, %eax
+.Ldetour_ip_end:
+	movl	%eax, PT_EIP(%esp)
+	movl	%eax, 4(%ebp)
+
+	/* Per probe: its struct kprobe_opt. */
+	movl	$0, %eax
+.Ldetour_opt_end:
+	movl	%esp, %edx
+	/* Per probe: re-aimed from the detour buffer. */
+	call	arch_optprobe_handler
+.Ldetour_call_end:
+
+	KPROBE_POP_GPRS
+	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
+	leal	12(%esp), %esp
+	popfl
+	/* Over sp, ss and the unwinders' frame: back at the probe's sp. */
+	leal	16(%esp), %esp
+.Ldetour_end:
+	/* The copy of the region goes here in a detour; never reached here. */
+	ud2
+SYM_CODE_END(kprobe_detour_template)
+
+#endif /* CONFIG_X86_64 */
+_ASM_NOKPROBE(kprobe_detour_template)
 
 /*
  * Where the per-probe values sit in the template: offsets of the ends of
- * the two "movabsq" (their imm64 is the last 8 bytes), of the end of the
+ * the two "movabsq" (their imm64 is the last 8 bytes; on i386 "movl" and
+ * imm32), of the end of the
  * call (its rel32 is the last 4), and the template's size.  Differences
  * of labels, so no relocation points into the template's middle.
  */

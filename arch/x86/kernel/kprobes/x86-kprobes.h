@@ -81,6 +81,24 @@ enum kprobe_operand {
 	KPROBE_OPERAND_RM_REG,
 };
 
+/*
+ * The general-purpose registers that ModRM (with REX on x86-64) can name:
+ * eight on i386, which has no r8-r15 in its pt_regs.  KPROBE_GPR_HIGH()
+ * is the pt_regs offset of one of r8-r15; on i386 a union stands in for
+ * them, all at offset 0, and they are never used (no REX prefix there).
+ */
+#ifdef CONFIG_X86_64
+#define KPROBE_NR_GPRS		16
+#define KPROBE_GPR_HIGH(reg)	offsetof(struct pt_regs, reg)
+#else
+#define KPROBE_NR_GPRS		8
+union kprobe_no_high_gprs {
+	u8 r8, r9, r10, r11, r12, r13, r14, r15;
+};
+
+#define KPROBE_GPR_HIGH(reg)	offsetof(union kprobe_no_high_gprs, reg)
+#endif
+
 typedef void (*kprobe_emulate_fn)(const struct arch_specific_insn *ai,
 				  unsigned long addr, struct pt_regs *regs);
 
@@ -205,12 +223,15 @@ __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs)
 
 /**
  * struct kprobe_detour_layout - where the template's per-probe values are
- * @ip_end: end of the "movabsq" loading the probe address + 1
- * @opt_end: end of the "movabsq" loading the struct kprobe_opt pointer
+ * @ip_end: end of the "movabsq" ("movl" on i386) loading the probe
+ *	address + 1
+ * @opt_end: end of the "movabsq" ("movl") loading the struct kprobe_opt
+ *	pointer
  * @call_end: end of the call of arch_optprobe_handler()
  * @size: bytes of the template that are copied
  *
- * All offsets from kprobe_detour_template; filled in by opt_detour.S.
+ * All offsets from kprobe_detour_template; filled in by opt_detour.S.  The
+ * immediates are the last sizeof(long) bytes before @ip_end and @opt_end.
  */
 struct kprobe_detour_layout {
 	u32 ip_end;

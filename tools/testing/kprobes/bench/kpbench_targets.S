@@ -27,14 +27,25 @@
 
 /*
  * Optimizable shape: 12 bytes of register moves and adds, then ret.  A
- * probe at offset 0 without a post_handler can become a jump.
+ * probe at offset 0 without a post_handler can become a jump.  On i386
+ * (regparm(3): a in %eax, b in %edx) the same 12 bytes are six 2-byte
+ * instructions.
  */
 .macro kpb_movs name
 	kpb_func \name
+#ifdef CONFIG_X86_64
 	movq	%rdi, %rax
 	movq	%rsi, %rdx
 	movq	%rdx, %rcx
 	addq	%rcx, %rax
+#else
+	movl	%eax, %eax
+	movl	%edx, %edx
+	movl	%edx, %ecx
+	movl	%ecx, %ecx
+	addl	%ecx, %eax
+	movl	%eax, %eax
+#endif
 	ret
 	kpb_endfunc \name
 .endm
@@ -48,12 +59,16 @@
 	kpb_movs kpb_t_scale		/* int3 probe, with N others around */
 
 /*
- * Boostable, not optimizable: 3 bytes of mov, then ret; 4 bytes of
- * function from the probe on, less than a jump needs.
+ * Boostable, not optimizable: 3 bytes of mov (2 on i386), then ret; less
+ * function from the probe on than a jump needs.
  */
 .macro kpb_short name
 	kpb_func \name
+#ifdef CONFIG_X86_64
 	movq	%rdi, %rax
+#else
+	movl	%eax, %eax
+#endif
 	ret
 	kpb_endfunc \name
 .endm

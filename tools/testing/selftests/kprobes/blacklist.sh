@@ -33,7 +33,7 @@ cleanup
 n=$(wc -l < "$BL")
 check "the blacklist is not empty ($n lines)" [ "$n" -gt 0 ]
 
-bad=$(grep -v -E "^0x[0-9a-f]{16}-0x[0-9a-f]{16}${TAB}[^[:space:]]+\$" "$BL")
+bad=$(grep -v -E "^0x[0-9a-f]{$KP_XD}-0x[0-9a-f]{$KP_XD}${TAB}[^[:space:]]+\$" "$BL")
 check "every line is '0xSTART-0xEND<TAB>symbol'" [ -z "$bad" ]
 [ -z "$bad" ] && diag "first line: $(head -n 1 "$BL")"
 [ -n "$bad" ] && diag "bad lines: $(echo "$bad" | head -n 5)"
@@ -49,7 +49,7 @@ bl_start()
 	awk -F "[-$TAB]" -v s="$1" '$3 == s { sub(/^0x/, "", $1); print $1; exit }' "$BL"
 }
 
-# bl_covers ADDR - is ADDR (16 hex digits) inside a listed range?
+# bl_covers ADDR - is ADDR ($KP_XD hex digits) inside a listed range?
 # shellcheck disable=SC2317 # called through check
 bl_covers()
 {

@@ -9,7 +9,8 @@
 # The work is done by kp-bpf (tools/testing/kprobes/guest/kp-bpf.c, a static
 # binary in the harness's initramfs, raw bpf(2), no libbpf): a program that
 # counts its runs in an array map must run on each getpid() of the process,
-# once on a kprobe and once on a kretprobe on __x64_sys_getpid.  The probes
+# once on a kprobe and once on a kretprobe on the getpid system call
+# (__x64_sys_getpid, __ia32_sys_getpid on i386).  The probes
 # must be gone from the probe list afterwards.
 #
 # Then bpf_get_func_ip(), which in a kprobe program returns the address of
@@ -18,8 +19,8 @@
 # /proc/kallsyms has (kp-bpf --func-ip) for:
 #   - a kprobe on a function entry armed with an int3: kpt_notrace_target()
 #     of kprobes_test_target.ko, which is notrace, with optimization off;
-#   - a kprobe on an ftrace site: the entry of __x64_sys_getpid;
-#   - a kretprobe: on __x64_sys_getpid, and on kpt_notrace_target().
+#   - a kprobe on an ftrace site: the entry of the getpid system call;
+#   - a kretprobe: on the getpid system call, and on kpt_notrace_target().
 # How each kprobe is armed is read in the probe list while it is registered
 # (kp-bpf prints its lines), so that the test proves what it claims.
 
@@ -37,8 +38,8 @@ KP_BPF=$(command -v kp-bpf) || skip_all "no kp-bpf binary in PATH"
 # lists data symbols); without it BPF_PROG_LOAD refuses the program type.
 grep -q ' kprobe_prog_ops$' /proc/kallsyms ||
 	skip_all "no BPF kprobe programs (CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS)"
-grep -q ' __x64_sys_getpid$' /proc/kallsyms ||
-	skip_all "no __x64_sys_getpid in /proc/kallsyms"
+# __x64_sys_getpid on x86-64, __ia32_sys_getpid on i386.
+FUNC=$(sys_func getpid) || skip_all "no getpid entry point in /proc/kallsyms"
 
 SYSCTL=/proc/sys/debug/kprobes-optimization
 MOD=kprobes_test_target
@@ -55,16 +56,16 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-before=$(list_count '__x64_sys_getpid')
-before_all=$(list_count "__x64_sys_getpid|$MOD_FN")
-"$KP_BPF"
+before=$(list_count "$FUNC")
+before_all=$(list_count "$FUNC|$MOD_FN")
+"$KP_BPF" "$FUNC"
 rc=$?
 case $rc in
 0)	pass "kp-bpf: BPF program on a kprobe and a kretprobe" ;;
 4)	skip_all "kp-bpf skipped" ;;
 *)	fail "kp-bpf: exit status $rc" ;;
 esac
-after=$(list_count '__x64_sys_getpid')
+after=$(list_count "$FUNC")
 check "the BPF programs' probes are unregistered when their events close" \
 	[ "$after" -eq "$before" ]
 
@@ -186,23 +187,23 @@ else
 fi
 [ "$MOD_LOADED" = 1 ] && unload "$MOD" && MOD_LOADED=0
 
-# (b) A kprobe on an ftrace site: __x64_sys_getpid is traceable, so its
+# (b) A kprobe on an ftrace site: $FUNC is traceable, so its
 # entry is its fentry call and the kprobe goes through ftrace.
-func_ip "bpf_get_func_ip() in a kprobe on an ftrace site (__x64_sys_getpid)" \
-	__x64_sys_getpid
+func_ip "bpf_get_func_ip() in a kprobe on an ftrace site ($FUNC)" \
+	"$FUNC"
 line=$(fip_list k)
-if ftrace_site "$(ksym_addr __x64_sys_getpid)" __x64_sys_getpid; then
-	check "the kprobe on __x64_sys_getpid is on ftrace: $line" \
+if ftrace_site "$(ksym_addr "$FUNC")" "$FUNC"; then
+	check "the kprobe on $FUNC is on ftrace: $line" \
 		is_ftrace "$line"
 else
-	skip "the kprobe on __x64_sys_getpid is on ftrace (not an ftrace site here)"
+	skip "the kprobe on $FUNC is on ftrace (not an ftrace site here)"
 fi
 
 # (c) A kretprobe: its handler runs from the return trampoline, not from
 # the entry probe.
-func_ip "bpf_get_func_ip() in a kretprobe (__x64_sys_getpid)" \
-	__x64_sys_getpid --kretprobe
+func_ip "bpf_get_func_ip() in a kretprobe ($FUNC)" \
+	"$FUNC" --kretprobe
 
-check "no probe on __x64_sys_getpid or $MOD_FN is left" \
-	[ "$(list_count "__x64_sys_getpid|$MOD_FN")" -eq "$before_all" ]
+check "no probe on $FUNC or $MOD_FN is left" \
+	[ "$(list_count "$FUNC|$MOD_FN")" -eq "$before_all" ]
 finish

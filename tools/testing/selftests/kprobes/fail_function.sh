@@ -24,11 +24,13 @@ FF=$DEBUGFS/fail_function
 	skip_all "no $FF/inject (CONFIG_FAIL_FUNCTION, CONFIG_FAULT_INJECTION_DEBUG_FS)"
 [ -w /proc/self/make-it-fail ] || skip_all "no /proc/self/make-it-fail"
 
+# __x64_sys_mkdir(at) on x86-64, __ia32_sys_mkdir(at) on i386.
 FUNCS=
-for f in __x64_sys_mkdir __x64_sys_mkdirat; do
+for call in mkdir mkdirat; do
+	f=$(sys_func "$call") || continue
 	grep -q "^${f}[[:space:]]" "$FF/injectable" && FUNCS="$FUNCS $f"
 done
-[ -n "$FUNCS" ] || skip_all "__x64_sys_mkdir/__x64_sys_mkdirat not in $FF/injectable"
+[ -n "$FUNCS" ] || skip_all "no mkdir/mkdirat entry point in $FF/injectable"
 diag "injecting into:$FUNCS"
 
 DIR=/tmp/kpsel-fail-function.$$

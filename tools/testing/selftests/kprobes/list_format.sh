@@ -3,8 +3,8 @@
 #
 # list_format.sh - the format of /sys/kernel/debug/kprobes/list.
 #
-# Each registered probe is one line: its address (16 hex digits), its type
-# ("k" kprobe, "r" kretprobe), symbol+offset (and the module, if any), then
+# Each registered probe is one line: its address (16 hex digits, 8 on
+# i386), its type ("k" kprobe, "r" kretprobe), symbol+offset (and the module, if any), then
 # status tags: [GONE], [DISABLED], [OPTIMIZED], [FTRACE].  The probes are
 # made through kprobe events on vfs_read, which are registered disabled
 # until the event is enabled.
@@ -26,8 +26,8 @@ trap 'exit 1' INT TERM
 cleanup
 
 # An entry probe lands on vfs_read+0, or after the ENDBR (+4) with IBT.
-KLINE='^[0-9a-f]{16}  k  vfs_read\+0x[04]( |$)'
-RLINE='^[0-9a-f]{16}  r  vfs_read\+0x[04]( |$)'
+KLINE="^[0-9a-f]{$KP_XD}  k  vfs_read\\+0x[04]( |\$)"
+RLINE="^[0-9a-f]{$KP_XD}  r  vfs_read\\+0x[04]( |\$)"
 
 check "no probe on vfs_read before the test" \
 	[ "$(list_count '  [kr]  vfs_read\+')" -eq 0 ]
@@ -116,7 +116,7 @@ else
 fi
 
 # Every line of the list has the documented shape.
-bad=$(grep -v -E '^[0-9a-f]{16}  [kr]  [^ ]+' "$KPDIR/list")
+bad=$(grep -v -E "^[0-9a-f]{$KP_XD}  [kr]  [^ ]+" "$KPDIR/list")
 check "every list line is 'ADDR  TYPE  SYMBOL+OFF ...'" [ -z "$bad" ]
 [ -z "$bad" ] || diag "bad lines: $bad"
 

@@ -107,8 +107,8 @@ if [ -z "$FN" ]; then
 		skip_all "no function of $MOD takes a kprobe event and runs"
 fi
 diag "target: $MOD:$FN"
-KRE="^[0-9a-f]{16}  k  $FN\\+0x[0-9a-f]+"
-RRE="^[0-9a-f]{16}  r  $FN\\+0x[0-9a-f]+"
+KRE="^[0-9a-f]{$KP_XD}  k  $FN\\+0x[0-9a-f]+"
+RRE="^[0-9a-f]{$KP_XD}  r  $FN\\+0x[0-9a-f]+"
 
 # ---- instruction boundaries in module text ----------------------------------
 # The function around a module address comes from kprobes' symbol index of
@@ -211,7 +211,7 @@ user_test()
 		return
 	fi
 	pass "$umod $upar=$FN loads"
-	line=$(list_lines "^[0-9a-f]{16}  $utype  $FN\\+0x[0-9a-f]+")
+	line=$(list_lines "^[0-9a-f]{$KP_XD}  $utype  $FN\\+0x[0-9a-f]+")
 	diag "list: $line"
 	addr=${line%% *}
 	check "$umod's probe is listed" [ -n "$addr" ]

@@ -7,7 +7,8 @@
 #
 # The work is done by kp-perf (tools/testing/kprobes/guest/kp-perf.c, a
 # static binary in the harness's initramfs): a kprobe and a kretprobe on
-# __x64_sys_getpid must count every getpid() of the process, and an unknown
+# the getpid system call (__x64_sys_getpid, __ia32_sys_getpid on i386)
+# must count every getpid() of the process, and an unknown
 # function must be refused.  The probes must be gone from the probe list
 # afterwards.
 
@@ -21,18 +22,18 @@ require_kprobes_debugfs
 KP_PERF=$(command -v kp-perf) || skip_all "no kp-perf binary in PATH"
 [ -r /sys/bus/event_source/devices/kprobe/type ] ||
 	skip_all "no kprobe PMU (CONFIG_KPROBE_EVENTS, CONFIG_PERF_EVENTS)"
-grep -q ' __x64_sys_getpid$' /proc/kallsyms ||
-	skip_all "no __x64_sys_getpid in /proc/kallsyms"
+# __x64_sys_getpid on x86-64, __ia32_sys_getpid on i386.
+FUNC=$(sys_func getpid) || skip_all "no getpid entry point in /proc/kallsyms"
 
-before=$(list_count '__x64_sys_getpid')
-"$KP_PERF"
+before=$(list_count "$FUNC")
+"$KP_PERF" "$FUNC"
 rc=$?
 case $rc in
 0)	pass "kp-perf: kprobe and kretprobe through the kprobe PMU" ;;
 4)	skip_all "kp-perf skipped" ;;
 *)	fail "kp-perf: exit status $rc" ;;
 esac
-after=$(list_count '__x64_sys_getpid')
+after=$(list_count "$FUNC")
 check "perf's probes are unregistered when their events close" \
 	[ "$after" -eq "$before" ]
 finish

@@ -61,7 +61,7 @@ sample_test()
 	pass "$mod loads"
 	sym=$(param "$mod" "$par" kernel_clone)
 	diag "$mod probes $sym"
-	re="^[0-9a-f]{16}  $type  $sym\\+0x[0-9a-f]+"
+	re="^[0-9a-f]{$KP_XD}  $type  $sym\\+0x[0-9a-f]+"
 	line=$(list_lines "$re")
 	diag "list: $line"
 	check "$mod's probe is listed ('$type' on $sym)" [ -n "$line" ]

@@ -46,21 +46,41 @@ static_assert(offsetof(struct pt_regs, bx) == 40);
 static_assert(offsetof(struct pt_regs, di) == 112);
 static_assert(offsetof(struct pt_regs, flags) == KP_REGS_TO_FLAGS);
 
-/* Every general-purpose register and its offset in struct pt_regs. */
-#define KP_FOR_EACH_GPR(op, insn)				\
-	op(insn, r15, 0) op(insn, r14, 8) op(insn, r13, 16)	\
-	op(insn, r12, 24) op(insn, rbp, 32) op(insn, rbx, 40)	\
-	op(insn, r11, 48) op(insn, r10, 56) op(insn, r9, 64)	\
-	op(insn, r8, 72) op(insn, rax, 80) op(insn, rcx, 88)	\
-	op(insn, rdx, 96) op(insn, rsi, 104) op(insn, rdi, 112)
-
 #define SAVE_REGS_STRING					\
 	"	subq $" __stringify(KP_REGS_TO_FLAGS) ", %rsp\n"	\
-	KP_FOR_EACH_GPR(KP_REGS_ST, "movq")			\
+	KP_REGS_ST("movq", rdi, 112)				\
+	KP_REGS_ST("movq", rsi, 104)				\
+	KP_REGS_ST("movq", rdx, 96)				\
+	KP_REGS_ST("movq", rcx, 88)				\
+	KP_REGS_ST("movq", rax, 80)				\
+	KP_REGS_ST("movq", r8, 72)				\
+	KP_REGS_ST("movq", r9, 64)				\
+	KP_REGS_ST("movq", r10, 56)				\
+	KP_REGS_ST("movq", r11, 48)				\
+	KP_REGS_ST("movq", rbx, 40)				\
+	KP_REGS_ST("movq", rbp, 32)				\
+	KP_REGS_ST("movq", r12, 24)				\
+	KP_REGS_ST("movq", r13, 16)				\
+	KP_REGS_ST("movq", r14, 8)				\
+	KP_REGS_ST("movq", r15, 0)				\
 	ENCODE_FRAME_POINTER
 
 #define RESTORE_REGS_STRING					\
-	KP_FOR_EACH_GPR(KP_REGS_LD, "movq")			\
+	KP_REGS_LD("movq", r15, 0)				\
+	KP_REGS_LD("movq", r14, 8)				\
+	KP_REGS_LD("movq", r13, 16)				\
+	KP_REGS_LD("movq", r12, 24)				\
+	KP_REGS_LD("movq", rbp, 32)				\
+	KP_REGS_LD("movq", rbx, 40)				\
+	KP_REGS_LD("movq", r11, 48)				\
+	KP_REGS_LD("movq", r10, 56)				\
+	KP_REGS_LD("movq", r9, 64)				\
+	KP_REGS_LD("movq", r8, 72)				\
+	KP_REGS_LD("movq", rax, 80)				\
+	KP_REGS_LD("movq", rcx, 88)				\
+	KP_REGS_LD("movq", rdx, 96)				\
+	KP_REGS_LD("movq", rsi, 104)				\
+	KP_REGS_LD("movq", rdi, 112)				\
 	"	leaq " __stringify(KP_REGS_TO_FLAGS) "(%rsp), %rsp\n"
 
 #else /* !CONFIG_X86_64 */
@@ -73,15 +93,16 @@ static_assert(offsetof(struct pt_regs, ds) == 28);
 static_assert(offsetof(struct pt_regs, fs) == 36);
 static_assert(offsetof(struct pt_regs, flags) == KP_REGS_TO_FLAGS);
 
-#define KP_FOR_EACH_GPR(op, insn)				\
-	op(insn, ebx, 0) op(insn, ecx, 4) op(insn, edx, 8)	\
-	op(insn, esi, 12) op(insn, edi, 16) op(insn, ebp, 20)	\
-	op(insn, eax, 24)
-
 /* %eax is free once saved: it carries the segment selectors. */
 #define SAVE_REGS_STRING					\
 	"	subl $" __stringify(KP_REGS_TO_FLAGS) ", %esp\n"	\
-	KP_FOR_EACH_GPR(KP_REGS_ST, "movl")			\
+	KP_REGS_ST("movl", ebx, 0)				\
+	KP_REGS_ST("movl", ecx, 4)				\
+	KP_REGS_ST("movl", edx, 8)				\
+	KP_REGS_ST("movl", esi, 12)				\
+	KP_REGS_ST("movl", edi, 16)				\
+	KP_REGS_ST("movl", ebp, 20)				\
+	KP_REGS_ST("movl", eax, 24)				\
 	"	movl %ds, %eax\n"				\
 	KP_REGS_ST("movl", eax, 28)				\
 	"	movl %es, %eax\n"				\
@@ -92,7 +113,13 @@ static_assert(offsetof(struct pt_regs, flags) == KP_REGS_TO_FLAGS);
 	ENCODE_FRAME_POINTER
 
 #define RESTORE_REGS_STRING					\
-	KP_FOR_EACH_GPR(KP_REGS_LD, "movl")			\
+	KP_REGS_LD("movl", ebx, 0)				\
+	KP_REGS_LD("movl", ecx, 4)				\
+	KP_REGS_LD("movl", edx, 8)				\
+	KP_REGS_LD("movl", esi, 12)				\
+	KP_REGS_LD("movl", edi, 16)				\
+	KP_REGS_LD("movl", ebp, 20)				\
+	KP_REGS_LD("movl", eax, 24)				\
 	"	leal " __stringify(KP_REGS_TO_FLAGS) "(%esp), %esp\n"
 
 #endif /* CONFIG_X86_64 */

@@ -370,11 +370,13 @@ void __unregister_kprobes_many(struct kprobe **kps, int num)
 		if (kprobe_null_arg(kps[i]))
 			continue;
 		/* A stranger is not ours to touch beyond marking it unusable. */
-		if (kprobe_detach_locked(kps[i], &reap))
-			kps[i]->addr = NULL;
-		else if (kprobe_is_kretprobe(kps[i]))
+		if (kprobe_detach_locked(kps[i], &reap)) {
+			if (!kprobe_detached_here(kps[i]))
+				kps[i]->addr = NULL;
+		} else if (kprobe_is_kretprobe(kps[i])) {
 			/* unregister_kprobe(&rp->kp): the whole kretprobe goes. */
 			kretprobe_orphan_locked(kprobe_to_kretprobe(kps[i]));
+		}
 	}
 	kprobe_batch_end(batch);
 	mutex_unlock(&kprobe_mutex);

@@ -132,6 +132,18 @@ int __register_kprobe_locked(struct kprobe *p);
  * __unregister_kprobes_many() does exactly this for an array of kprobes.
  */
 int kprobe_detach_locked(struct kprobe *p, struct list_head *reap);
+
+/*
+ * Was @p detached by this unregistration call already (it is in the array
+ * twice)?  list_del_rcu() leaves LIST_POISON2 in @p->list.prev until
+ * kprobe_detach_done(); such a @p keeps its addr, so that the call still
+ * finishes it.  Only asked of a @p that kprobe_detach_locked() refused.
+ */
+static inline bool kprobe_detached_here(struct kprobe *p)
+{
+	return p->list.prev == LIST_POISON2;
+}
+
 void kprobe_reap(struct list_head *reap);
 void kprobe_detach_done(struct kprobe *p);
 void __unregister_kprobes_many(struct kprobe **kps, int num);

@@ -2160,6 +2160,29 @@ static void krpt_unregister_through_kprobe(struct kunit *test)
 	kpkt_ret_check(test, kr, &ref);
 }
 
+/*
+ * maxactive <= 0 picks the default, whatever the pool bound says of it;
+ * the same kretprobe twice in one unregister_kretprobes() is unregistered
+ * once, its pool given back.
+ */
+static void krpt_default_maxactive_twice_unregistered(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	struct kretprobe *rps[2] = { &kr->rp, &kr->rp };
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	kr->rp.maxactive = -1;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&kr->rp), 0);
+	KUNIT_EXPECT_GT(test, kr->rp.maxactive, 0);
+	unregister_kretprobes(rps, 2);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(kr->rp.pool));
+	KUNIT_EXPECT_NOT_NULL(test, kr->rp.kp.addr);
+	kr->rp.kp.addr = NULL;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_ret_check(test, kr, &ref);
+}
+
 /* As upstream, maxactive has no fixed limit: 8192 instances register. */
 static void krpt_large_maxactive(struct kunit *test)
 {
@@ -2665,6 +2688,7 @@ static struct kunit_case krpt_cases[] = {
 	KUNIT_CASE(krpt_reject_not_entry),
 	KUNIT_CASE(krpt_core_flags_masked),
 	KUNIT_CASE(krpt_large_maxactive),
+	KUNIT_CASE(krpt_default_maxactive_twice_unregistered),
 	KUNIT_CASE(krpt_unregister_through_kprobe),
 	KUNIT_CASE(krpt_register_uninitialised),
 	KUNIT_CASE(krpt_unregister_unregistered),

@@ -167,14 +167,17 @@ static struct kretprobe_pool *kretprobe_pool_create(struct kretprobe *rp)
 	struct kretprobe_instance *ri;
 
 	stride = ALIGN(sizeof(*ri) + rp->data_size, 8);
+	/* A pool too large for memory is -ENOMEM, not a warning. */
 	pool = kvzalloc(size_add(sizeof(*pool), size_mul(rp->maxactive, stride)),
-			GFP_KERNEL);
+			GFP_KERNEL | __GFP_NOWARN);
 	if (!pool)
 		return NULL;
 
 	refcount_set(&pool->ref, 1);
 	RCU_INIT_POINTER(pool->rp, rp);
 	for (i = 0; i < rp->maxactive; i++) {
+		if (!(i % 4096))
+			cond_resched();
 		ri = pool_slot(pool, i * stride + 1);
 		ri->pool = pool;
 		ri->free_next = i + 1 < rp->maxactive ?
@@ -459,7 +462,8 @@ static int kretprobe_check(struct kretprobe *rp)
 		kprobe_refuse(&rp->kp, "data_size too large");
 		return -E2BIG;
 	}
-	if (!kretprobe_pool_addressable(rp)) {
+	/* maxactive <= 0 picks the default (register_kretprobe()). */
+	if (rp->maxactive > 0 && !kretprobe_pool_addressable(rp)) {
 		kprobe_refuse(&rp->kp, "maxactive too large for an instance pool");
 		return -E2BIG;
 	}
@@ -609,7 +613,8 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 			continue;
 		/* Not registered: only its addr is cleared, as for kprobes. */
 		if (kprobe_detach_locked(&rps[i]->kp, &reap)) {
-			rps[i]->kp.addr = NULL;
+			if (!kprobe_detached_here(&rps[i]->kp))
+				rps[i]->kp.addr = NULL;
 			continue;
 		}
 		kretprobe_orphan_locked(rps[i]);

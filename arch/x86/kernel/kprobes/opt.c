@@ -193,19 +193,24 @@ static bool kprobe_opt_indirect_jump(struct insn *insn)
 /* Is @target a thunk that an indirect jump was compiled (or patched) to? */
 static bool kprobe_opt_indirect_thunk(unsigned long target)
 {
+	/* One thunk per general-purpose register, in each array. */
+	const unsigned long nregs = IS_ENABLED(CONFIG_X86_64) ? 16 : 8;
 	unsigned long base;
 
 	if (IS_ENABLED(CONFIG_MITIGATION_RETPOLINE)) {
 		base = (unsigned long)__x86_indirect_thunk_array;
-		if (target - base < 16 * RETPOLINE_THUNK_SIZE)
+		if (target - base < nregs * RETPOLINE_THUNK_SIZE)
 			return true;
+	}
+	/* The jump thunks exist only with call depth tracking (retpoline.S). */
+	if (IS_ENABLED(CONFIG_MITIGATION_CALL_DEPTH_TRACKING)) {
 		base = (unsigned long)__x86_indirect_jump_thunk_array;
-		if (target - base < 16 * RETPOLINE_THUNK_SIZE)
+		if (target - base < nregs * RETPOLINE_THUNK_SIZE)
 			return true;
 	}
 	if (IS_ENABLED(CONFIG_MITIGATION_ITS)) {
 		base = (unsigned long)__x86_indirect_its_thunk_array;
-		if (target - base < 16 * ITS_THUNK_SIZE)
+		if (target - base < nregs * ITS_THUNK_SIZE)
 			return true;
 	}
 	return false;

@@ -367,7 +367,7 @@ static uint64_t kallsyms_addr(const char *func)
 /* Print the lines of the kprobe list for the probes at ADDR. */
 static void print_list(uint64_t addr)
 {
-	char line[512], prefix[32];
+	char line[512], *end;
 	int n = 0;
 	FILE *f = fopen(KPROBE_LIST, "r");
 
@@ -375,16 +375,16 @@ static void print_list(uint64_t addr)
 		printf("# %s: %s\n", KPROBE_LIST, strerror(errno));
 		return;
 	}
-	snprintf(prefix, sizeof(prefix), "%016llx ", (unsigned long long)addr);
+	/* The address is printed with the kernel's pointer width: 8 or 16. */
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, prefix, strlen(prefix)))
+		if (strtoull(line, &end, 16) != addr || end == line || *end != ' ')
 			continue;
 		printf("# list: %s", line);
 		n++;
 	}
 	fclose(f);
 	if (!n)
-		printf("# no probe at %016llx in %s\n", (unsigned long long)addr,
+		printf("# no probe at %#llx in %s\n", (unsigned long long)addr,
 		       KPROBE_LIST);
 }
 

@@ -93,7 +93,7 @@ func_ip()
 fip_list()
 {
 	printf '%s\n' "$FIP_OUT" |
-		sed -n "s/^# list: \([0-9a-f]\{16\}  $1  .*\)/\1/p" | head -n 1
+		sed -n "s/^# list: \([0-9a-f]\{8,16\}  $1  .*\)/\1/p" | head -n 1
 }
 
 # is_int3 LINE - a listed probe armed with an int3: not on ftrace, not

@@ -281,6 +281,42 @@ static int open_probe(int type, uint64_t config, const char *func)
 }
 
 /*
+ * Reset the map element to *ZERO, open a kprobe (or kretprobe: CONFIG) on
+ * FUNC and attach PROG_FD to it; one TAP line.  Return the perf event's
+ * fd, for the caller to enable, or -1.
+ */
+static int attach_prog(int type, uint64_t config, const char *kind,
+		       const char *func, int prog_fd, int map_fd, void *zero)
+{
+	char what[256];
+	int fd, ok;
+
+	snprintf(what, sizeof(what), "BPF program attached to a %s on %s",
+		 kind, func);
+	if (map_elem(map_fd, zero, 1)) {
+		printf("# BPF_MAP_UPDATE_ELEM: %s\n", strerror(errno));
+		report(0, what);
+		return -1;
+	}
+	fd = open_probe(type, config, func);
+	if (fd < 0) {
+		printf("# perf_event_open %s on %s: %s\n", kind, func,
+		       strerror(errno));
+		report(0, what);
+		return -1;
+	}
+	ok = ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) == 0;
+	if (!ok)
+		printf("# PERF_EVENT_IOC_SET_BPF: %s\n", strerror(errno));
+	report(ok, what);
+	if (!ok) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * Attach PROG_FD to a kprobe (or kretprobe) on FUNC, call getpid() LOOPS
  * times, close the probe and check the count the program kept in MAP_FD.
  */
@@ -289,30 +325,11 @@ static void count_hits(int type, uint64_t config, const char *kind,
 {
 	char what[256];
 	uint64_t count = 0;
-	int fd, ok, i;
+	int fd, i;
 
-	snprintf(what, sizeof(what), "BPF program attached to a %s on %s",
-		 kind, func);
-	if (map_elem(map_fd, &count, 1)) {
-		printf("# BPF_MAP_UPDATE_ELEM: %s\n", strerror(errno));
-		report(0, what);
+	fd = attach_prog(type, config, kind, func, prog_fd, map_fd, &count);
+	if (fd < 0)
 		return;
-	}
-	fd = open_probe(type, config, func);
-	if (fd < 0) {
-		printf("# perf_event_open %s on %s: %s\n", kind, func,
-		       strerror(errno));
-		report(0, what);
-		return;
-	}
-	ok = ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) == 0;
-	if (!ok)
-		printf("# PERF_EVENT_IOC_SET_BPF: %s\n", strerror(errno));
-	report(ok, what);
-	if (!ok) {
-		close(fd);
-		return;
-	}
 
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < LOOPS; i++)
@@ -419,28 +436,9 @@ static void check_func_ip(int type, uint64_t config, const char *kind,
 	char what[256];
 	int fd, ok;
 
-	snprintf(what, sizeof(what), "BPF program attached to a %s on %s",
-		 kind, func);
-	if (map_elem(map_fd, &val, 1)) {
-		printf("# BPF_MAP_UPDATE_ELEM: %s\n", strerror(errno));
-		report(0, what);
+	fd = attach_prog(type, config, kind, func, prog_fd, map_fd, &val);
+	if (fd < 0)
 		return;
-	}
-	fd = open_probe(type, config, func);
-	if (fd < 0) {
-		printf("# perf_event_open %s on %s: %s\n", kind, func,
-		       strerror(errno));
-		report(0, what);
-		return;
-	}
-	ok = ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) == 0;
-	if (!ok)
-		printf("# PERF_EVENT_IOC_SET_BPF: %s\n", strerror(errno));
-	report(ok, what);
-	if (!ok) {
-		close(fd);
-		return;
-	}
 
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ok = trigger(file, value) == 0;

@@ -324,31 +324,12 @@ static inline unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
 #endif /* CONFIG_KRETPROBES */
 
 /* ---------------------------------------------------------------------
- * 4. Architecture contract
+ * 4. Instruction slots, for unwinders and the architecture
  * ---------------------------------------------------------------------
  *
- * Implemented by the architecture; called by the core with kprobe_mutex
- * held unless noted.
+ * What an architecture implements and what the core offers it is the
+ * contract in <linux/kprobes_arch.h>.
  */
-int arch_prepare_kprobe(struct kprobe *p);	/* decode + copy to a slot */
-void arch_arm_kprobe(struct kprobe *p);		/* text_mutex held */
-void arch_disarm_kprobe(struct kprobe *p);	/* text_mutex held */
-void arch_remove_kprobe(struct kprobe *p);	/* free what prepare took */
-int arch_init_kprobes(void);
-int arch_populate_kprobe_blacklist(void);
-bool arch_within_kprobe_blacklist(unsigned long addr);
-kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
-					 unsigned long offset,
-					 bool *on_func_entry);
-int arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
-			    char *type, char *sym);
-void arch_prepare_kretprobe(struct kretprobe_instance *ri,
-			    struct pt_regs *regs);
-int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
-			     void *data);
-void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
-			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
-int arch_prepare_kprobe_ftrace(struct kprobe *p);
 
 /* Executable pages for instruction slots (weak, overridable). */
 void *alloc_insn_page(void);

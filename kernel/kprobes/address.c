@@ -62,6 +62,25 @@ kprobe_opcode_t * __weak arch_adjust_kprobe_addr(unsigned long addr,
 	return (kprobe_opcode_t *)(addr + offset);
 }
 
+/**
+ * kprobe_sym_size_offset() - the function around an address
+ * @addr: a text address
+ * @size: the function's size
+ * @offset: @addr's offset in it
+ *
+ * kallsyms_lookup_size_offset(), quick for module text too (module.c
+ * keeps an index of the symbols of probed modules).
+ * Context: kprobe_mutex held.
+ * Return: false if no symbol covers @addr.
+ */
+bool kprobe_sym_size_offset(unsigned long addr, unsigned long *size,
+			    unsigned long *offset)
+{
+	if (core_kernel_text(addr))
+		return kallsyms_lookup_size_offset(addr, size, offset);
+	return kprobe_module_sym_size_offset(addr, size, offset);
+}
+
 /* Resolve without side effects; on error *why says why. */
 static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
 			 unsigned long offset, struct kprobe_target *t,
@@ -219,10 +238,10 @@ int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
 
 	/* A function entry or an ftrace call site is a boundary already. */
 	if (!t->on_func_entry && !t->ftrace) {
-		kprobe_arch_reason = NULL;
-		ret = arch_kprobe_check_insn_boundary(addr);
+		why = NULL;
+		ret = arch_kprobe_check_insn_boundary(addr, &why);
 		if (ret) {
-			why = kprobe_arch_reason ?: "not on an instruction boundary";
+			why = why ?: "not on an instruction boundary";
 			goto put;
 		}
 	}

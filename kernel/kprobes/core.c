@@ -29,15 +29,16 @@ bool kprobes_all_armed = true;
 static bool kprobes_ready;
 
 /*
- * Busy sections.  The architecture's per-CPU state (asm/kprobes.h) is used
- * directly: every architecture we support has KPROBE_CPU_BUSY.  Sections
- * nest (an NMI may start one inside another, or inside a handler): the
- * outermost saves what it replaces and puts it back at the end.
+ * Busy sections.  current_kprobe is the core's, the rest of the per-CPU
+ * state the architecture's: arch_kprobe_busy_begin() enters its busy
+ * state and hands back what to restore.  Sections nest (an NMI may start
+ * one inside another, or inside a handler): the outermost saves what it
+ * replaces and puts it back at the end.
  */
 struct kprobe_busy_save {
 	unsigned int depth;
 	struct kprobe *kp;
-	u8 state;
+	unsigned long arch;
 };
 
 static DEFINE_PER_CPU(struct kprobe_busy_save, kprobe_busy_save);
@@ -64,9 +65,8 @@ void kprobe_busy_begin(void)
 	/* An NMI from here on sees depth != 0 and leaves the save alone. */
 	barrier();
 	s->kp = __this_cpu_read(current_kprobe);
-	s->state = get_kprobe_ctlblk()->state;
+	s->arch = arch_kprobe_busy_begin();
 	__this_cpu_write(current_kprobe, &kprobe_busy);
-	get_kprobe_ctlblk()->state = KPROBE_CPU_BUSY;
 }
 
 NOKPROBE_SYMBOL(kprobe_busy_begin);
@@ -79,8 +79,8 @@ void kprobe_busy_end(void)
 	struct kprobe_busy_save *s = this_cpu_ptr(&kprobe_busy_save);
 
 	if (s->depth == 1) {
-		get_kprobe_ctlblk()->state = s->state;
 		__this_cpu_write(current_kprobe, s->kp);
+		arch_kprobe_busy_end(s->arch);
 		/* Restore before an NMI could see depth 0 and save again. */
 		barrier();
 	}
@@ -89,6 +89,17 @@ void kprobe_busy_end(void)
 }
 
 NOKPROBE_SYMBOL(kprobe_busy_end);
+
+/**
+ * kprobe_assert_locked() - the caller must hold the registration lock
+ *
+ * For architecture code, which does not see kprobe_mutex: a lockdep
+ * assertion, nothing without CONFIG_LOCKDEP.
+ */
+void kprobe_assert_locked(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+}
 
 /**
  * dump_kprobe() - print a kprobe, for fatal error reports
@@ -122,6 +133,7 @@ static struct kprobe_site *kprobe_site_create(struct kprobe *p,
 					      struct kprobe_target *t)
 {
 	struct kprobe_site *site;
+	const char *why = NULL;
 	int ret;
 
 	site = kprobe_site_alloc(t->addr);
@@ -132,17 +144,16 @@ static struct kprobe_site *kprobe_site_create(struct kprobe *p,
 	site->mod = t->mod;
 	if (t->on_func_entry)
 		site->kp.flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
-	kprobe_arch_reason = NULL;
 	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && t->ftrace) {
 		site->kp.flags |= KPROBE_FLAG_FTRACE;
 		ret = arch_prepare_kprobe_ftrace(&site->kp);
 	} else {
-		ret = arch_prepare_kprobe(&site->kp);
+		ret = arch_kprobe_prepare(&site->kp, &why);
 	}
 	if (ret) {
 		/* Not prepared, never visible: nothing else to undo. */
 		kfree(site);
-		kprobe_refuse(p, kprobe_arch_reason ?:
+		kprobe_refuse(p, why ?:
 			      "the architecture cannot probe this instruction");
 		return ERR_PTR(ret);
 	}
@@ -152,6 +163,7 @@ static struct kprobe_site *kprobe_site_create(struct kprobe *p,
 		kprobe_refuse(p, "out of memory");
 		return ERR_PTR(ret);
 	}
+	kprobe_site_set_state(site, KPROBE_SITE_DISARMED);
 	hlist_add_head_rcu(&site->kp.hlist, &kprobe_all_sites);
 	return site;
 }

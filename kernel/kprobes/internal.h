@@ -6,8 +6,10 @@
  * ------------------------
  *   core.c       init, the exported register/unregister/enable/disable API,
  *                kprobe_mutex, current_kprobe, busy sections, die notifier
- *   table.c      probe sites: allocation, the address table, the dispatchers
- *                that run every member's handlers
+ *   site.c       probe sites: state, members, the dispatchers that run
+ *                every member's handlers, the hit-path offers of the arch
+ *                contract (kprobe_hit_*())
+ *   table.c      the address table: an RCU hash table of sites, no policy
  *   arm.c        arming/disarming one site or all of them (debugfs "enabled")
  *   address.c    symbol+offset resolution and address validation
  *   blacklist.c  NOKPROBE_SYMBOL ranges, arch areas, debugfs "blacklist"
@@ -76,6 +78,7 @@
 #include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -148,7 +151,7 @@ void kprobe_reap(struct list_head *reap);
 void kprobe_detach_done(struct kprobe *p);
 void __unregister_kprobes_many(struct kprobe **kps, int num);
 
-/* ---- table.c ---- */
+/* ---- site.c ---- */
 
 enum kprobe_site_state {
 	KPROBE_SITE_NEW,
@@ -328,15 +331,18 @@ static __always_inline struct kprobe_site *kprobe_site_lookup(unsigned long addr
 	return kprobe_table_search(rcu_dereference_raw(kprobe_table), addr);
 }
 
+/* site.c */
 void kprobe_site_set_state(struct kprobe_site *site,
 			   enum kprobe_site_state state);
 struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr);
 void kprobe_site_free(struct kprobe_site *site);	/* after RCU */
 struct kprobe_site *kprobe_site_find(unsigned long addr);	/* RCU */
 struct kprobe_site *kprobe_site_of_member(struct kprobe *p); /* mutex */
+void kprobe_site_recount(struct kprobe_site *site);
+
+/* table.c: kprobe_mutex held */
 int kprobe_table_insert(struct kprobe_site *site);
 void kprobe_table_remove(struct kprobe_site *site);
-void kprobe_site_recount(struct kprobe_site *site);
 int kprobe_table_init(void);
 
 /*
@@ -450,13 +456,7 @@ size_t kprobe_part_base_len(const char *name);
 extern unsigned long __start_kprobe_blacklist[];
 extern unsigned long __stop_kprobe_blacklist[];
 
-/* ---- slots.c ---- */
-
-kprobe_opcode_t *kprobe_slot_alloc(void);
-void kprobe_slot_free(kprobe_opcode_t *slot);
-/* Detour buffers of optimized probes: KPROBE_OPTSLOT_BYTES each. */
-kprobe_opcode_t *kprobe_optslot_alloc(void);
-void kprobe_optslot_free(kprobe_opcode_t *slot);
+/* ---- slots.c: the allocators are in <linux/kprobes_arch.h> ---- */
 
 /* ---- module.c (CONFIG_MODULES only) ---- */
 
@@ -495,19 +495,6 @@ static inline bool kprobe_module_sym_size_offset(unsigned long addr,
 	return kallsyms_lookup_size_offset(addr, size, offset);
 }
 #endif
-
-/*
- * The function around @addr: kallsyms_lookup_size_offset(), quick for
- * module text too.  Context: kprobe_mutex held.
- */
-static inline bool kprobe_sym_size_offset(unsigned long addr,
-					  unsigned long *size,
-					  unsigned long *offset)
-{
-	if (core_kernel_text(addr))
-		return kallsyms_lookup_size_offset(addr, size, offset);
-	return kprobe_module_sym_size_offset(addr, size, offset);
-}
 
 /* ---- ftrace.c (CONFIG_KPROBES_ON_FTRACE only) ---- */
 
@@ -584,6 +571,15 @@ static inline void kretprobe_show_extra(struct seq_file *m, struct kprobe *p)
  *	optimizer waits until no task can be inside the region any more
  * @KPROBE_OPT_OPTIMIZED: the jump to the detour is in the text
  * @KPROBE_OPT_REFUSED: the architecture cannot optimize the site (final)
+ *
+ * Changed only by kprobe_opt_set_state() (optimizer.c), which checks each
+ * change against this diagram:
+ *
+ *   IDLE --candidate--> QUEUED --detour built--> WAITING --jump in--> OPTIMIZED
+ *    ^ ^                 |  |                      |                     |
+ *    | +-not a candidate-+  +--arch refuses--> REFUSED                   |
+ *    +------------- no longer a candidate, or the region is needed ------+
+ *                   (from QUEUED, WAITING or OPTIMIZED)
  */
 enum kprobe_opt_state {
 	KPROBE_OPT_IDLE,
@@ -593,42 +589,33 @@ enum kprobe_opt_state {
 	KPROBE_OPT_REFUSED,
 };
 
+struct ctl_table;
+
+#ifdef CONFIG_OPTPROBES
 /**
  * struct kprobe_opt - jump optimization of one probe site
- * @site: the site; NULL once it is dead (its detour then runs no handler)
+ * @site: the site; NULL once it is dead
  * @list: on one of the optimizer's lists; kprobe_mutex
- * @state: enum kprobe_opt_state; kprobe_mutex
+ * @state: enum kprobe_opt_state, changed only by kprobe_opt_set_state();
+ *	kprobe_mutex
  * @resume: where an int3 hit goes instead of stepping the probed
  *	instruction (the region's copy in the detour), or 0; written under
  *	kprobe_mutex, read by the trap path
- * @buf: the detour buffer (kprobe_optslot_alloc()), NULL until built
- * @copy: address of the copied region inside @buf
- * @len: the region [addr, addr + @len) that the detour executes
- * @single: the region is one instruction, so no task can be stopped
- *	inside it (only before or after it): nothing to drain
- * @patch_len: bytes at addr that the jump replaces (<= @len)
- * @orig: their original contents
+ * @insn: the architecture's half (<linux/kprobes_arch.h>): the detour,
+ *	the region, the replaced bytes; @insn.probe is NULL once the site
+ *	is dead (its detour then runs no handler)
  *
- * @buf, @copy, @len, @single, @patch_len and @orig are set by
- * arch_optprobe_prepare() and constant afterwards.  The record outlives
- * its site until no task can be inside the detour (see optimizer.c).
+ * The record outlives its site until no task can be inside the detour
+ * (see optimizer.c).
  */
 struct kprobe_opt {
 	struct kprobe_site *site;
 	struct list_head list;
 	u8 state;
 	unsigned long resume;
-	kprobe_opcode_t *buf;
-	unsigned long copy;
-	unsigned int len;
-	bool single;
-	unsigned int patch_len;
-	u8 orig[KPROBE_OPT_PATCH_MAX];
+	struct kprobe_opt_insn insn;
 };
 
-struct ctl_table;
-
-#ifdef CONFIG_OPTPROBES
 /* A site changed (state, members, counts): queue it, or unoptimize now. */
 void kprobe_opt_update(struct kprobe_site *site);
 /* The int3 is about to leave the text: no jump, no detour afterwards. */
@@ -691,57 +678,5 @@ static inline unsigned long kprobe_opt_resume_addr(struct kprobe *p)
 int kprobe_debugfs_init(void);
 /* Hex digits of an address in debugfs files (all zeros when hidden). */
 #define KPROBE_ADDR_WIDTH	((int)(2 * sizeof(unsigned long)))
-
-/* ---- arch, private to the subsystem (arch/x86/kernel/kprobes/) ---- */
-
-/* -EILSEQ unless @addr starts an instruction of its function. */
-int arch_kprobe_check_insn_boundary(unsigned long addr);
-
-/*
- * Arm or disarm @nr int3 sites (none armed through ftrace) with a single
- * round of cross-CPU synchronisation; the architecture may reorder @kps.
- * kprobe_mutex and text_mutex held.  The defaults (arm.c) loop over
- * arch_arm_kprobe()/arch_disarm_kprobe().
- */
-void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr);
-void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr);
-
-/*
- * Does a hit on the prepared site kprobe @p run its instruction without a
- * second trap whenever the site has no post handler (x86 "boosting")?
- * For tests and diagnostics; the default (arm.c) says false.
- */
-bool arch_kprobe_boostable(struct kprobe *p);
-
-/*
- * Why the last arch_prepare_kprobe() or arch_kprobe_check_insn_boundary()
- * failed, for the core's message: set by the arch before it returns an
- * error, read by the core; both under kprobe_mutex.  May be NULL.
- */
-extern const char *kprobe_arch_reason;
-
-/*
- * Copy @len bytes of text at @addr into @dst with the original bytes of
- * every probe site put back.  For the instruction decoder.
- */
-int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len);
-
-/*
- * Jump optimization (CONFIG_OPTPROBES), all under kprobe_mutex:
- *
- * arch_optprobe_prepare()  check that the site of @o can take a jump and
- *	build its detour; fills the fields of @o that struct kprobe_opt
- *	says the architecture sets.  Return: 0, or -errno with
- *	kprobe_arch_reason set.
- * arch_optprobe_patch()    put the jumps of prepared records (linked by
- *	kprobe_opt::list) into the text; cpus_read_lock() held
- * arch_optprobe_unpatch()  put their int3 and the original bytes after it
- *	back; cpus_read_lock() held
- * arch_optprobe_release()  free the detour; no task can be inside it
- */
-int arch_optprobe_prepare(struct kprobe_opt *o);
-void arch_optprobe_patch(struct list_head *opts);
-void arch_optprobe_unpatch(struct list_head *opts);
-void arch_optprobe_release(struct kprobe_opt *o);
 
 #endif /* _KERNEL_KPROBES_INTERNAL_H */

@@ -10,7 +10,8 @@
  * Every site starts as an int3 probe.  It is a *candidate* while it is
  * armed with an int3 (not through ftrace), has an enabled member and no
  * post handler, and the sysctl allows it.  The way of a candidate, one
- * struct kprobe_opt per site, all under kprobe_mutex:
+ * struct kprobe_opt per site, all under kprobe_mutex (internal.h draws
+ * the whole diagram, kprobe_opt_set_state() checks it):
  *
  *   IDLE --update--> QUEUED --worker--> WAITING --worker--> OPTIMIZED
  *     ^                 |                  |                    |
@@ -50,6 +51,8 @@
 #include "internal.h"
 
 #include <linux/cpu.h>
+#include <linux/list_sort.h>
+#include <linux/memory.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -80,6 +83,34 @@ static DECLARE_DELAYED_WORK(kprobe_opt_work, kprobe_opt_worker);
 
 /* When the worker last started; kprobe_mutex. */
 static unsigned long kprobe_opt_last_run;
+
+/*
+ * Legal changes of kprobe_opt::state, one bit per target state (the
+ * diagram at enum kprobe_opt_state).  REFUSED is final.
+ */
+static const u8 kprobe_opt_next[] = {
+	[KPROBE_OPT_IDLE]	= BIT(KPROBE_OPT_QUEUED),
+	[KPROBE_OPT_QUEUED]	= BIT(KPROBE_OPT_IDLE) | BIT(KPROBE_OPT_WAITING) |
+				  BIT(KPROBE_OPT_REFUSED),
+	[KPROBE_OPT_WAITING]	= BIT(KPROBE_OPT_IDLE) | BIT(KPROBE_OPT_OPTIMIZED),
+	[KPROBE_OPT_OPTIMIZED]	= BIT(KPROBE_OPT_IDLE),
+	[KPROBE_OPT_REFUSED]	= 0,
+};
+
+/*
+ * The only place a record changes state.  An illegal change is an
+ * optimizer bug: reported, and recorded anyway, because the text already
+ * is what the new state says.
+ */
+static void kprobe_opt_set_state(struct kprobe_opt *o,
+				 enum kprobe_opt_state state)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	WARN_ONCE(!(kprobe_opt_next[o->state] & BIT(state)),
+		  "kprobe opt %pS: illegal state change %u -> %u\n",
+		  (void *)o->insn.addr, o->state, state);
+	o->state = state;
+}
 
 static void kprobe_opt_kick(void)
 {
@@ -118,7 +149,7 @@ static bool kprobe_opt_candidate(struct kprobe_site *site)
 static bool kprobe_opt_region_busy(struct kprobe_opt *o)
 {
 	unsigned long addr = (unsigned long)o->site->kp.addr;
-	unsigned int i, len = o->len ?: KPROBE_OPT_PATCH_MAX;
+	unsigned int i, len = o->insn.len ?: KPROBE_OPT_PATCH_MAX;
 
 	for (i = 1; i < len; i++)
 		if (kprobe_site_find(addr + i))
@@ -142,7 +173,7 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 		break;
 	case KPROBE_OPT_OPTIMIZED:
 		kprobe_opt_mark(site, false);
-		o->state = KPROBE_OPT_IDLE;
+		kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
 		if (site->state == KPROBE_SITE_GONE)
 			break;
 		/* The int3 must still be under the jump: see kprobe_opt_stop(). */
@@ -155,7 +186,40 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 	}
 	/* Hits that already read it finish in the detour, which stays. */
 	WRITE_ONCE(o->resume, 0);
-	o->state = KPROBE_OPT_IDLE;
+	kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
+}
+
+static int kprobe_opt_cmp(void *priv, const struct list_head *a,
+			  const struct list_head *b)
+{
+	const struct kprobe_opt *oa = list_entry(a, struct kprobe_opt, list);
+	const struct kprobe_opt *ob = list_entry(b, struct kprobe_opt, list);
+
+	return oa->insn.addr > ob->insn.addr;
+}
+
+/*
+ * Put the jumps of the records on @opts into the text (@patch), or the
+ * int3s and the original bytes back: one architecture batch, in
+ * ascending address order as the contract promises.
+ */
+static void kprobe_opt_write(struct list_head *opts, bool patch)
+{
+	struct kprobe_opt *o;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_sort(NULL, opts, kprobe_opt_cmp);
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	list_for_each_entry(o, opts, list) {
+		if (patch)
+			arch_optprobe_patch(&o->insn);
+		else
+			arch_optprobe_unpatch(&o->insn);
+	}
+	arch_optprobe_flush();
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
 }
 
 /* Put the int3s back under the jumps on @jumps; empties the list. */
@@ -166,9 +230,7 @@ static void kprobe_opt_unpatch(struct list_head *jumps)
 	lockdep_assert_held(&kprobe_mutex);
 	if (list_empty(jumps))
 		return;
-	cpus_read_lock();
-	arch_optprobe_unpatch(jumps);
-	cpus_read_unlock();
+	kprobe_opt_write(jumps, false);
 	list_for_each_entry_safe(o, tmp, jumps, list) {
 		list_del_init(&o->list);
 		WRITE_ONCE(o->resume, 0);
@@ -197,7 +259,7 @@ void kprobe_opt_stop(struct kprobe_site *site)
 
 static void kprobe_opt_enqueue(struct kprobe_opt *o)
 {
-	o->state = KPROBE_OPT_QUEUED;
+	kprobe_opt_set_state(o, KPROBE_OPT_QUEUED);
 	list_add_tail(&o->list, &kprobe_opt_queue);
 	kprobe_opt_kick();
 }
@@ -237,6 +299,7 @@ static void kprobe_opt_retire(struct kprobe_site *site)
 	 * sees NULL or a site that is still there.
 	 */
 	WRITE_ONCE(o->site, NULL);
+	WRITE_ONCE(o->insn.probe, NULL);
 	/* Trap handlers that still find the site step its instruction. */
 	WRITE_ONCE(site->opt, NULL);
 	list_add_tail(&o->list, &kprobe_opt_dying);
@@ -269,6 +332,8 @@ void kprobe_opt_update(struct kprobe_site *site)
 		if (!o)
 			return;
 		o->site = site;
+		o->insn.addr = (unsigned long)site->kp.addr;
+		o->insn.probe = &site->kp;
 		INIT_LIST_HEAD(&o->list);
 		/* Pairs with READ_ONCE() in kprobe_opt_resume_addr(). */
 		smp_store_release(&site->opt, o);
@@ -300,7 +365,7 @@ void kprobe_opt_make_room(unsigned long addr)
 	for (i = 1; i < KPROBE_OPT_REGION_MAX; i++) {
 		site = kprobe_site_find(addr - i);
 		o = site ? site->opt : NULL;
-		if (!o || i >= o->len)
+		if (!o || i >= o->insn.len)
 			continue;
 		if (o->state != KPROBE_OPT_WAITING &&
 		    o->state != KPROBE_OPT_OPTIMIZED)
@@ -319,6 +384,7 @@ static void kprobe_opt_publish(void)
 {
 	struct kprobe_opt *o, *tmp;
 	struct kprobe_site *site;
+	const char *why;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&kprobe_mutex);
@@ -327,23 +393,26 @@ static void kprobe_opt_publish(void)
 			break;
 		site = o->site;
 		list_del_init(&o->list);
-		o->state = KPROBE_OPT_IDLE;
-		if (!kprobe_opt_candidate(site) || kprobe_opt_region_busy(o))
+		if (!kprobe_opt_candidate(site) || kprobe_opt_region_busy(o)) {
+			kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
 			continue;
-		if (!o->buf) {
-			kprobe_arch_reason = NULL;
-			if (arch_optprobe_prepare(o)) {
+		}
+		if (!o->insn.buf) {
+			why = NULL;
+			if (arch_optprobe_prepare(&o->insn, &why)) {
 				pr_debug("not optimizing %pS: %s\n", site->kp.addr,
-					 kprobe_arch_reason ?: "refused");
-				o->state = KPROBE_OPT_REFUSED;
+					 why ?: "refused");
+				kprobe_opt_set_state(o, KPROBE_OPT_REFUSED);
 				continue;
 			}
 		}
-		if (kprobe_opt_region_busy(o))
+		if (kprobe_opt_region_busy(o)) {
+			kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
 			continue;
+		}
 		/* The detour is written; pairs with kprobe_opt_resume_addr(). */
-		smp_store_release(&o->resume, o->copy);
-		o->state = KPROBE_OPT_WAITING;
+		smp_store_release(&o->resume, o->insn.copy);
+		kprobe_opt_set_state(o, KPROBE_OPT_WAITING);
 		list_add_tail(&o->list, &kprobe_opt_waiting);
 	}
 }
@@ -362,16 +431,14 @@ static void kprobe_opt_patch(bool all)
 
 	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry_safe(o, tmp, &kprobe_opt_waiting, list)
-		if (all || o->single)
+		if (all || o->insn.single)
 			list_move_tail(&o->list, &now);
 	if (list_empty(&now))
 		return;
-	cpus_read_lock();
-	arch_optprobe_patch(&now);
-	cpus_read_unlock();
+	kprobe_opt_write(&now, true);
 	list_for_each_entry_safe(o, tmp, &now, list) {
 		list_del_init(&o->list);
-		o->state = KPROBE_OPT_OPTIMIZED;
+		kprobe_opt_set_state(o, KPROBE_OPT_OPTIMIZED);
 		kprobe_opt_mark(o->site, true);
 	}
 }
@@ -415,8 +482,8 @@ static void kprobe_opt_worker(struct work_struct *work)
 	synchronize_rcu();
 	list_for_each_entry_safe(o, tmp, &dying, list) {
 		list_del(&o->list);
-		if (o->buf)
-			arch_optprobe_release(o);
+		if (o->insn.buf)
+			arch_optprobe_release(&o->insn);
 		kfree(o);
 	}
 }
@@ -473,9 +540,9 @@ void kprobe_opt_original_text(void *dst, unsigned long addr, size_t len)
 		if (!o || o->state != KPROBE_OPT_OPTIMIZED)
 			continue;
 		lo = max(a + 1, addr);
-		hi = min(a + o->patch_len, addr + len);
+		hi = min(a + o->insn.patch_len, addr + len);
 		if (lo < hi)
-			memcpy(dst + (lo - addr), &o->orig[lo - a], hi - lo);
+			memcpy(dst + (lo - addr), &o->insn.orig[lo - a], hi - lo);
 	}
 }
 

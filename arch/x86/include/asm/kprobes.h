@@ -128,8 +128,9 @@ struct arch_specific_insn {
  * @KPROBE_CPU_REENTERED: stepping current_kprobe, hit while this CPU was
  *	already busy with a probe; the interrupted state is on
  *	kprobe_ctlblk::saved
- * @KPROBE_CPU_BUSY: inside kprobe_busy_begin()/end() (the core saves and
- *	restores the interrupted state itself)
+ * @KPROBE_CPU_BUSY: inside the core's kprobe_busy_begin()/end(): entered
+ *	by arch_kprobe_busy_begin(), which hands the interrupted state to
+ *	the core, left by arch_kprobe_busy_end(), which gets it back
  * @KPROBE_CPU_NR_STATES: not a state, the number of states
  *
  * Transitions (one CPU, interrupts off; checked by kprobe_set_state()):

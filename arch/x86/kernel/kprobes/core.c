@@ -51,9 +51,6 @@
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
-/* Why the last arch_prepare_kprobe() failed; kprobe_mutex. */
-const char *kprobe_arch_reason;
-
 /*
  * An int3, padded with more: text_poke_queue() decodes a whole instruction
  * from what it is given.
@@ -133,6 +130,38 @@ static void __noreturn kprobe_nest_overflow(struct kprobe *p)
 }
 
 NOKPROBE_SYMBOL(kprobe_nest_overflow);
+
+/**
+ * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
+ *
+ * BUSY behaves as a running probe for every hit: they are re-entries.
+ * Context: preemption disabled; the outermost busy section only.
+ * Return: the state to restore, for arch_kprobe_busy_end().
+ */
+unsigned long arch_kprobe_busy_begin(void)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	u8 state = kcb->state;
+
+	kcb->state = KPROBE_CPU_BUSY;
+	return state;
+}
+
+NOKPROBE_SYMBOL(arch_kprobe_busy_begin);
+
+/**
+ * arch_kprobe_busy_end() - leave state BUSY
+ * @saved: what arch_kprobe_busy_begin() returned
+ */
+void arch_kprobe_busy_end(unsigned long saved)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	WARN_ON_ONCE(kcb->state != KPROBE_CPU_BUSY);
+	kcb->state = saved;
+}
+
+NOKPROBE_SYMBOL(arch_kprobe_busy_end);
 
 /* ---------------------------------------------------------------------
  * The int3 path
@@ -223,7 +252,7 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
 
 	/* regs->ip is p->addr + 1 here, as after any int3. */
-	if (kprobe_site_run_pre(p, regs)) {
+	if (kprobe_hit_pre(p, regs)) {
 		/* The handler moved regs->ip: no instruction, no post. */
 		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
@@ -238,7 +267,7 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 	/* Without a post handler to come back for, the CPU need not trap again. */
 	if (!READ_ONCE(p->post_handler)) {
 		/* A published detour runs the instruction instead (opt.c). */
-		resume = kprobe_opt_resume_addr(p);
+		resume = kprobe_hit_resume(p);
 		if (resume) {
 			regs->ip = resume;
 			kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
@@ -292,9 +321,8 @@ NOKPROBE_SYMBOL(kprobe_reenter);
 int kprobe_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->ip - INT3_INSN_SIZE;
-	struct kprobe *running;
+	struct kprobe *running, *p;
 	struct kprobe_ctlblk *kcb;
-	struct kprobe_site *site;
 
 	if (user_mode(regs))
 		return 0;
@@ -306,13 +334,13 @@ int kprobe_int3_handler(struct pt_regs *regs)
 		return 1;
 	}
 
-	site = kprobe_site_lookup(addr);
+	p = kprobe_hit_find(addr);
 	/* A site armed through ftrace has no int3 of ours. */
-	if (site && !kprobe_ftrace(&site->kp)) {
+	if (p && !kprobe_ftrace(p)) {
 		if (running)
-			kprobe_reenter(&site->kp, regs, kcb);
+			kprobe_reenter(p, regs, kcb);
 		else
-			kprobe_hit(&site->kp, regs, kcb);
+			kprobe_hit(p, regs, kcb);
 		return 1;
 	}
 
@@ -417,7 +445,7 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 
 /* ---------------------------------------------------------------------
- * Preparing, arming, removing (kprobe_mutex)
+ * Preparing, arming, removing (the registration lock, see kprobes_arch.h)
  * ---------------------------------------------------------------------
  */
 
@@ -500,13 +528,14 @@ static bool kprobe_smp_alt_reserved(struct kprobe *p, unsigned int len)
 }
 
 /**
- * arch_prepare_kprobe() - decode the probed instruction, set up its slot
+ * arch_kprobe_prepare() - decode the probed instruction, set up its slot
  * @p: the site's kprobe; p->addr is an instruction boundary
+ * @why: the reason for a refusal
  *
- * Context: kprobe_mutex held, text_mutex not held (the slot write takes it).
- * Return: 0, or a negative errno with kprobe_arch_reason set.
+ * Context: locked (kprobes_arch.h), text_mutex not held (the slot write takes it).
+ * Return: 0, or a negative errno with *@why set.
  */
-int arch_prepare_kprobe(struct kprobe *p)
+int arch_kprobe_prepare(struct kprobe *p, const char **why)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	unsigned long size, offset;
@@ -515,15 +544,14 @@ int arch_prepare_kprobe(struct kprobe *p)
 	struct kprobe_decoded d;
 	int ret;
 
-	lockdep_assert_held(&kprobe_mutex);
-	kprobe_arch_reason = NULL;
+	kprobe_assert_locked();
 
 	/* Do not read past the end of the function: it may end the text. */
 	if (kprobe_sym_size_offset(addr, &size, &offset) && size > offset)
 		len = min_t(unsigned long, len, size - offset);
 	ret = kprobe_copy_original_text(text, addr, len);
 	if (ret) {
-		kprobe_arch_reason = "cannot read the probed text";
+		*why = "cannot read the probed text";
 		return ret;
 	}
 
@@ -546,7 +574,7 @@ int arch_prepare_kprobe(struct kprobe *p)
 			ret = kprobe_write_slot(p, &d);
 	}
 	if (ret)
-		kprobe_arch_reason = d.reason;
+		*why = d.reason;
 	return ret;
 }
 
@@ -565,7 +593,7 @@ static void kprobe_poke(struct kprobe *p, const kprobe_opcode_t *old,
  *
  * A single byte is written, which other CPUs see either before or after;
  * text_poke_sync() makes sure none still runs the old instruction stream.
- * Context: kprobe_mutex and text_mutex held.
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
 void arch_arm_kprobe(struct kprobe *p)
 {
@@ -578,7 +606,7 @@ void arch_arm_kprobe(struct kprobe *p)
  *
  * A CPU may still be between the int3 and its handler; the handler then
  * finds the original byte back and re-runs it (kprobe_int3_handler()).
- * Context: kprobe_mutex and text_mutex held.
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
 void arch_disarm_kprobe(struct kprobe *p)
 {
@@ -605,7 +633,7 @@ static int kprobe_cmp_addr(const void *a, const void *b)
  * once per probe.  It wants ascending addresses (it flushes early on the
  * first one that is lower than the one before), hence the sort.  Its own
  * int3 handler leaves int3s that were queued as such to us.
- * Context: kprobe_mutex and text_mutex held.
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
 void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
 {
@@ -629,7 +657,7 @@ void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
  * its original byte back in the handler and re-runs it.  text_poke_queue()
  * cannot do this one: it only knows how to write instructions it can
  * emulate meanwhile, which the probed ones are not.
- * Context: kprobe_mutex and text_mutex held.
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
 void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
 {
@@ -725,7 +753,7 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
  * @done: decoded from @start up to here, which starts an instruction
  * @map: bit n set: @start + n starts an instruction (n < @done - @start)
  *
- * Protected by kprobe_mutex.
+ * Protected by the registration lock.
  */
 static struct kprobe_bounds {
 	unsigned long start;
@@ -794,23 +822,24 @@ static int kprobe_decode_upto(unsigned long *pos, unsigned long addr,
 /**
  * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
  * @addr: a kernel text address
+ * @why: the reason when it is not
  *
  * Decodes the function containing @addr from its start, with the original
  * bytes of other probes put back, or looks the answer up in what an
  * earlier call found out about the same function.
  *
- * Context: kprobe_mutex held, text_mutex not held.
- * Return: 0, or -EILSEQ (kprobe_arch_reason says why).
+ * Context: locked (kprobes_arch.h), text_mutex not held.
+ * Return: 0, or -EILSEQ (*@why says why).
  */
-int arch_kprobe_check_insn_boundary(unsigned long addr)
+int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
 	unsigned long size, offset, start, pos;
 	struct kprobe_bounds *b;
 	int ret;
 
-	lockdep_assert_held(&kprobe_mutex);
+	kprobe_assert_locked();
 	if (!kprobe_sym_size_offset(addr, &size, &offset) || !size) {
-		kprobe_arch_reason = "size of the function unknown";
+		*why = "size of the function unknown";
 		return -EILSEQ;
 	}
 
@@ -834,12 +863,12 @@ int arch_kprobe_check_insn_boundary(unsigned long addr)
 		if (b)
 			b->done = pos;
 		if (ret) {
-			kprobe_arch_reason = "function does not decode";
+			*why = "function does not decode";
 			return ret;
 		}
 	}
 	if (pos != addr) {
-		kprobe_arch_reason = "not at an instruction boundary";
+		*why = "not at an instruction boundary";
 		return -EILSEQ;
 	}
 	return 0;

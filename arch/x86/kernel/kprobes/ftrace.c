@@ -50,14 +50,14 @@ static nokprobe_inline void kprobe_ftrace_hit(struct kprobe *p,
 
 	regs->ip = ip + INT3_INSN_SIZE;
 	/* Non-zero: a handler chose regs->ip, and ftrace resumes there. */
-	if (kprobe_site_run_pre(p, regs))
+	if (kprobe_hit_pre(p, regs))
 		goto idle;
 	post = READ_ONCE(p->post_handler);
 	if (post) {
 		/* As if the call had run. */
 		regs->ip = ip + MCOUNT_INSN_SIZE;
 		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
-		kprobe_site_run_post(p, post, regs);
+		kprobe_hit_post(p, post, regs);
 		kprobe_move_state(kcb, KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
 		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
@@ -89,7 +89,6 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
-	struct kprobe_site *site;
 	struct kprobe *p;
 	int bit;
 
@@ -102,8 +101,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 
-	site = kprobe_site_lookup(ip);
-	p = site ? &site->kp : NULL;
+	p = kprobe_hit_find(ip);
 	if (p && !kprobe_disabled(p)) {
 		if (kprobe_running())
 			kprobes_inc_nmissed_count(p);

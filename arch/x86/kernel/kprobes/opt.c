@@ -36,7 +36,6 @@
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
-#include <linux/list_sort.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
@@ -71,7 +70,7 @@ struct kprobe_opt_region {
 
 /**
  * arch_optprobe_handler() - run an optimized probe's handlers
- * @o: the probe's record (the detour carries it as an immediate)
+ * @oi: the probe's record (the detour carries it as an immediate)
  * @regs: built by the detour, as an int3 at the probe address shows them
  *
  * Entered with interrupts off (the detour's cli), which keeps the task on
@@ -82,10 +81,10 @@ struct kprobe_opt_region {
  * the detour, except to ip and sp: execution always goes on with the
  * region's copy.
  */
-__visible void arch_optprobe_handler(struct kprobe_opt *o,
+__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
 				     struct pt_regs *regs)
 {
-	struct kprobe_site *site = READ_ONCE(o->site);
+	struct kprobe *p = READ_ONCE(oi->probe);
 	bool irqs_were_on = regs->flags & X86_EFLAGS_IF;
 	struct kprobe_ctlblk *kcb;
 
@@ -93,15 +92,15 @@ __visible void arch_optprobe_handler(struct kprobe_opt *o,
 	if (irqs_were_on)
 		trace_hardirqs_off();
 
-	/* NULL: the site died (see kprobe_opt_retire()). */
-	if (site && kprobe_running()) {
-		kprobes_inc_nmissed_count(&site->kp);
-	} else if (site) {
+	/* NULL: the site died (the core clears @oi->probe first). */
+	if (p && kprobe_running()) {
+		kprobes_inc_nmissed_count(p);
+	} else if (p) {
 		kcb = get_kprobe_ctlblk();
-		__this_cpu_write(current_kprobe, &site->kp);
+		__this_cpu_write(current_kprobe, p);
 		kprobe_set_state(kcb, KPROBE_CPU_HANDLER);
 		/* A non-zero return asks for a new ip, which is not possible. */
-		kprobe_site_run_pre(&site->kp, regs);
+		kprobe_hit_pre(p, regs);
 		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 	}
@@ -382,18 +381,18 @@ static bool kprobe_opt_rel32(unsigned long end, unsigned long target,
 }
 
 /*
- * Fill @img, the detour for @o's site at @addr that will live at @buf,
+ * Fill @img, the detour for @oi's site at @addr that will live at @buf,
  * with the template, the copy of @r and the jump back.  The template's
  * per-probe values are set here.  Return: the detour's length, or 0 (and
  * *why) if something does not reach from @buf.
  */
 static unsigned int kprobe_opt_build(u8 *img, unsigned long buf,
-				     struct kprobe_opt *o, unsigned long addr,
+				     struct kprobe_opt_insn *oi, unsigned long addr,
 				     struct kprobe_opt_region *r,
 				     const char **why)
 {
 	const struct kprobe_detour_layout *l = &kprobe_detour_layout;
-	unsigned long ip = addr + INT3_INSN_SIZE, opt = (unsigned long)o;
+	unsigned long ip = addr + INT3_INSN_SIZE, opt = (unsigned long)oi;
 	unsigned int pos, i;
 	s32 rel;
 
@@ -458,15 +457,16 @@ static const char *kprobe_opt_check(const u8 *text, unsigned long start,
 
 /**
  * arch_optprobe_prepare() - check a site's region and build its detour
- * @o: the record of a candidate site (an int3 probe, not on ftrace)
+ * @oi: the record of a candidate site (an int3 probe, not on ftrace)
+ * @whyp: the reason for a refusal
  *
- * Context: kprobe_mutex held; takes text_mutex to write the detour.
- * Return: 0, or a negative errno with kprobe_arch_reason set.
+ * Context: locked; takes text_mutex to write the detour.
+ * Return: 0, or a negative errno with *@whyp set.
  */
-int arch_optprobe_prepare(struct kprobe_opt *o)
+int arch_optprobe_prepare(struct kprobe_opt_insn *oi, const char **whyp)
 {
 	const struct kprobe_detour_layout *l = &kprobe_detour_layout;
-	unsigned long addr = (unsigned long)o->site->kp.addr;
+	unsigned long addr = oi->addr;
 	unsigned long size, offset, start;
 	struct kprobe_opt_work *w = NULL;
 	kprobe_opcode_t *buf = NULL;
@@ -475,19 +475,19 @@ int arch_optprobe_prepare(struct kprobe_opt *o)
 	u8 *text = NULL;
 	int ret;
 
-	lockdep_assert_held(&kprobe_mutex);
+	kprobe_assert_locked();
 	if (WARN_ONCE(l->size + KPROBE_OPT_REGION_MAX + JMP32_INSN_SIZE +
 		      INT3_INSN_SIZE > KPROBE_OPTSLOT_BYTES,
 		      "kprobes: detour template of %u bytes too big\n", l->size)) {
-		kprobe_arch_reason = "the detour template is too big";
+		*whyp = "the detour template is too big";
 		return -E2BIG;
 	}
 	if (!kprobe_sym_size_offset(addr, &size, &offset) || !size) {
-		kprobe_arch_reason = "size of the function unknown";
+		*whyp = "size of the function unknown";
 		return -EINVAL;
 	}
 	if (size > KPROBE_OPT_FUNC_MAX) {
-		kprobe_arch_reason = "function too big to check";
+		*whyp = "function too big to check";
 		return -E2BIG;
 	}
 	start = addr - offset;
@@ -516,7 +516,7 @@ int arch_optprobe_prepare(struct kprobe_opt *o)
 		goto out;
 	}
 	memset(w->img, INT3_INSN_OPCODE, sizeof(w->img));
-	n = kprobe_opt_build(w->img, (unsigned long)buf, o, addr, &w->r, &why);
+	n = kprobe_opt_build(w->img, (unsigned long)buf, oi, addr, &w->r, &why);
 	ret = -ERANGE;
 	if (!n)
 		goto out;
@@ -527,12 +527,12 @@ int arch_optprobe_prepare(struct kprobe_opt *o)
 		goto out;
 	}
 
-	o->buf = buf;
-	o->copy = (unsigned long)buf + l->size;
-	o->len = w->r.len;
-	o->single = w->r.nr == 1;
-	o->patch_len = JMP32_INSN_SIZE;
-	memcpy(o->orig, text + offset, JMP32_INSN_SIZE);
+	oi->buf = buf;
+	oi->copy = (unsigned long)buf + l->size;
+	oi->len = w->r.len;
+	oi->single = w->r.nr == 1;
+	oi->patch_len = JMP32_INSN_SIZE;
+	memcpy(oi->orig, text + offset, JMP32_INSN_SIZE);
 	buf = NULL;
 	ret = 0;
 out:
@@ -540,7 +540,7 @@ out:
 		kprobe_optslot_free(buf);
 	kfree(w);
 	kvfree(text);
-	kprobe_arch_reason = why;
+	*whyp = why;
 	return ret;
 }
 
@@ -549,88 +549,76 @@ out:
  * ---------------------------------------------------------------------
  */
 
-/* @insn (MAX_INSN_SIZE bytes, int3-padded) = the jump of @o's site. */
-static void kprobe_opt_jump(u8 *insn, struct kprobe_opt *o)
+/* @insn (MAX_INSN_SIZE bytes, int3-padded) = the jump of @oi's site. */
+static void kprobe_opt_jump(u8 *insn, struct kprobe_opt_insn *oi)
 {
-	unsigned long addr = (unsigned long)o->site->kp.addr;
 	s32 rel;
 
 	memset(insn, INT3_INSN_OPCODE, MAX_INSN_SIZE);
 	/* Checked when the detour was built. */
-	kprobe_opt_rel32(addr + JMP32_INSN_SIZE, (unsigned long)o->buf, &rel);
+	kprobe_opt_rel32(oi->addr + JMP32_INSN_SIZE, (unsigned long)oi->buf,
+			 &rel);
 	insn[0] = JMP32_INSN_OPCODE;
 	memcpy(&insn[1], &rel, sizeof(rel));
 }
 
-static int kprobe_opt_cmp(void *priv, const struct list_head *a,
-			  const struct list_head *b)
-{
-	const struct kprobe_opt *oa = list_entry(a, struct kprobe_opt, list);
-	const struct kprobe_opt *ob = list_entry(b, struct kprobe_opt, list);
-
-	return oa->site->kp.addr > ob->site->kp.addr;
-}
-
 /**
- * arch_optprobe_patch() - replace the int3s of prepared sites by jumps
- * @opts: struct kprobe_opt, linked by ::list; no task is inside a region
+ * arch_optprobe_patch() - queue the jump that replaces a site's int3
+ * @oi: a prepared record; no task is inside its region
  *
- * One text_poke_queue() batch: until it is over, the batch's int3 handler
- * sends CPUs that hit a patched address to the detour.  The batch takes
- * addresses in ascending order (it flushes early otherwise), so @opts is
- * sorted first.
- * Context: kprobe_mutex and cpus_read_lock() held.
+ * The writes of one batch form one text_poke_queue() batch: until it is
+ * over, the batch's int3 handler sends CPUs that hit a patched address to
+ * the detour.  The core calls in ascending address order, which the
+ * batch needs to stay one batch.
+ * Context: locked, text_mutex and cpus_read_lock() held.
  */
-void arch_optprobe_patch(struct list_head *opts)
+void arch_optprobe_patch(struct kprobe_opt_insn *oi)
 {
 	u8 jump[MAX_INSN_SIZE];
-	struct kprobe_opt *o;
 
-	lockdep_assert_held(&kprobe_mutex);
-	list_sort(NULL, opts, kprobe_opt_cmp);
-	mutex_lock(&text_mutex);
-	list_for_each_entry(o, opts, list) {
-		kprobe_opt_jump(jump, o);
-		/* text_poke_queue() decodes a whole instruction from @jump. */
-		text_poke_queue(o->site->kp.addr, jump, JMP32_INSN_SIZE, NULL);
-	}
-	text_poke_finish();
-	mutex_unlock(&text_mutex);
+	lockdep_assert_held(&text_mutex);
+	kprobe_opt_jump(jump, oi);
+	/* text_poke_queue() decodes a whole instruction from @jump. */
+	text_poke_queue((void *)oi->addr, jump, JMP32_INSN_SIZE, NULL);
 }
 
 /**
- * arch_optprobe_unpatch() - put back the int3s and the bytes after them
- * @opts: struct kprobe_opt of optimized sites, linked by ::list
+ * arch_optprobe_unpatch() - queue the int3 and the original bytes back
+ * @oi: an optimized site's record
  *
  * The batch's int3 handler, told to emulate the jump, keeps sending CPUs
  * to the detour while the bytes change; the batch leaves the int3 it puts
- * first in place as the final first byte.  Sorted as for patching.
- * Context: kprobe_mutex and cpus_read_lock() held.
+ * first in place as the final first byte.
+ * Context: locked, text_mutex and cpus_read_lock() held.
  */
-void arch_optprobe_unpatch(struct list_head *opts)
+void arch_optprobe_unpatch(struct kprobe_opt_insn *oi)
 {
 	u8 jump[MAX_INSN_SIZE], old[MAX_INSN_SIZE];
-	struct kprobe_opt *o;
 
-	lockdep_assert_held(&kprobe_mutex);
-	list_sort(NULL, opts, kprobe_opt_cmp);
-	mutex_lock(&text_mutex);
-	list_for_each_entry(o, opts, list) {
-		kprobe_opt_jump(jump, o);
-		memset(old, INT3_INSN_OPCODE, sizeof(old));
-		memcpy(&old[1], &o->orig[1], o->patch_len - 1);
-		text_poke_queue(o->site->kp.addr, old, o->patch_len, jump);
-	}
+	lockdep_assert_held(&text_mutex);
+	kprobe_opt_jump(jump, oi);
+	memset(old, INT3_INSN_OPCODE, sizeof(old));
+	memcpy(&old[1], &oi->orig[1], oi->patch_len - 1);
+	text_poke_queue((void *)oi->addr, old, oi->patch_len, jump);
+}
+
+/**
+ * arch_optprobe_flush() - finish the queued jump writes
+ *
+ * Context: as for arch_optprobe_patch().
+ */
+void arch_optprobe_flush(void)
+{
+	lockdep_assert_held(&text_mutex);
 	text_poke_finish();
-	mutex_unlock(&text_mutex);
 }
 
 /**
  * arch_optprobe_release() - free a detour
- * @o: a dead site's record; no task is inside its detour any more
+ * @oi: a dead site's record; no task is inside its detour any more
  */
-void arch_optprobe_release(struct kprobe_opt *o)
+void arch_optprobe_release(struct kprobe_opt_insn *oi)
 {
-	kprobe_optslot_free(o->buf);
-	o->buf = NULL;
+	kprobe_optslot_free(oi->buf);
+	oi->buf = NULL;
 }

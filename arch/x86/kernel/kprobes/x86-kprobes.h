@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * x86 kprobes: what core.c, decode.c, emulate.c, ftrace.c and kretprobe.c
- * share.  The per-CPU state machine is documented in <asm/kprobes.h>, the
- * generic side in kernel/kprobes/internal.h.
+ * x86 kprobes: what core.c, decode.c, emulate.c, ftrace.c, opt.c and
+ * kretprobe.c share.  The per-CPU state machine is documented in
+ * <asm/kprobes.h>; what the generic core offers and expects is the
+ * contract in <linux/kprobes_arch.h>, the only core header used here.
  *
  *   decode.c   pure: bytes in, struct kprobe_decoded out (what kind of
  *              instruction, how to run it, why it is refused)
@@ -16,9 +17,12 @@
 #ifndef _X86_KERNEL_KPROBES_H
 #define _X86_KERNEL_KPROBES_H
 
-#include "../../../../kernel/kprobes/internal.h"
+#define pr_fmt(fmt) "kprobes: " fmt
 
 #include <linux/jump_label.h>
+#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
+#include <linux/module.h>
 #include <asm/insn.h>
 
 struct pt_regs;
@@ -148,8 +152,8 @@ int kprobe_relocate_insn(struct kprobe_decoded *d, unsigned long from,
 /*
  * The edges of the per-CPU state machine, bit (from * 8 + to).
  * REENTERED is entered only by kprobe_push() and left only by
- * kprobe_pop(); BUSY is entered and left by the core's
- * kprobe_busy_begin()/end(), which save and restore the state.
+ * kprobe_pop(); BUSY is entered and left only by arch_kprobe_busy_begin()
+ * and arch_kprobe_busy_end() (core.c), which save and restore the state.
  */
 #define KPROBE_EDGE(from, to)	(1ULL << ((from) * 8 + (to)))
 #define KPROBE_CPU_EDGES						\
@@ -214,7 +218,7 @@ static nokprobe_inline void kprobe_run_post(struct kprobe *p,
 
 	if (post) {
 		kprobe_set_state(kcb, KPROBE_CPU_POST);
-		kprobe_site_run_post(p, post, regs);
+		kprobe_hit_post(p, post, regs);
 	}
 }
 
@@ -245,8 +249,8 @@ extern const u8 kprobe_detour_template[];
 extern const struct kprobe_detour_layout kprobe_detour_layout;
 
 /* opt.c, called from the detours */
-struct kprobe_opt;
-__visible void arch_optprobe_handler(struct kprobe_opt *o,
+struct kprobe_opt_insn;
+__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
 				     struct pt_regs *regs);
 
 /*
@@ -258,7 +262,7 @@ __visible void arch_optprobe_handler(struct kprobe_opt *o,
 static nokprobe_inline bool kprobe_opt_bypass(struct kprobe *p,
 					      struct pt_regs *regs)
 {
-	unsigned long resume = kprobe_opt_resume_addr(p);
+	unsigned long resume = kprobe_hit_resume(p);
 
 	if (!resume)
 		return false;
@@ -269,8 +273,8 @@ static nokprobe_inline bool kprobe_opt_bypass(struct kprobe *p,
 #ifdef CONFIG_JUMP_LABEL
 /*
  * Could a jump label of the text at @addr (enabled now or later) jump
- * into (@addr, @addr + @len)?  jump_label_lock() and kprobe_mutex held
- * (the latter keeps @addr's module loaded).
+ * into (@addr, @addr + @len)?  jump_label_lock() held, and locked (which
+ * keeps @addr's module loaded).
  */
 static inline bool kprobe_jump_label_into(unsigned long addr,
 					  unsigned int len)

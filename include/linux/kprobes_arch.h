@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kprobes architecture contract: everything an architecture implements
+ * for kprobes, and everything the generic core (kernel/kprobes/) offers it.
+ * Architecture code includes this header and <linux/kprobes.h>, never the
+ * core's kernel/kprobes/internal.h.
+ *
+ * Porting kprobes to an architecture
+ * ----------------------------------
+ * 1. Kconfig: select HAVE_KPROBES (and HAVE_KRETPROBES,
+ *    ARCH_KRETPROBE_INSTANCE_POOL, HAVE_KPROBES_ON_FTRACE, HAVE_OPTPROBES
+ *    for what the port supports; see kernel/kprobes/Kconfig).
+ * 2. <asm/kprobes.h> defines, under CONFIG_KPROBES:
+ *    - kprobe_opcode_t: the unit a breakpoint replaces (u8 on x86, u32 on
+ *      fixed-width ISAs); BREAKPOINT_INSTRUCTION, a kprobe_opcode_t, fills
+ *      the unused parts of instruction slots;
+ *    - MAX_INSN_SIZE, KPROBE_SLOT_BYTES (bytes of one instruction slot);
+ *    - struct arch_specific_insn: per-site data (struct kprobe::ainsn),
+ *      filled by arch_kprobe_prepare(), freed by arch_remove_kprobe();
+ *    - the per-CPU probe state, which belongs to the architecture alone:
+ *      the core never reads or writes it, and asks for a busy section
+ *      through arch_kprobe_busy_begin()/end();
+ *    - arch_kretprobe_trampoline() (CONFIG_KRETPROBES);
+ *    - KPROBE_OPT_PATCH_MAX, KPROBE_OPT_REGION_MAX, KPROBE_OPTSLOT_BYTES
+ *      (CONFIG_OPTPROBES).
+ * 3. The trap code calls the architecture's breakpoint and fault handlers
+ *    (x86: kprobe_int3_handler(), kprobe_fault_handler(); the mm fault
+ *    path calls kprobe_page_fault(), which calls kprobe_fault_handler()).
+ *    They look the site up with kprobe_hit_find(), run its handlers with
+ *    kprobe_hit_pre()/kprobe_hit_post() and execute or emulate the probed
+ *    instruction themselves.
+ * 4. The functions below marked "arch" are implemented; the ones marked
+ *    "weak" have a default in the core that is right unless the
+ *    architecture can do better.
+ *
+ * Context rules, unless a function says otherwise
+ * ------------------------------------------------
+ * "locked":  process context, the core's registration lock held (it is the
+ *            outermost kprobes lock; see kernel/kprobes/internal.h for the
+ *            whole order).  May sleep, allocate, and take text_mutex,
+ *            cpus_read_lock() and jump_label_lock() in that order.
+ *            kprobe_assert_locked() checks it.
+ * "text":    locked, and text_mutex held by the core.
+ * "hit":     the trap path: interrupts off, or at least preemption off,
+ *            possibly NMI; an RCU reader.  No sleeping, no allocation, no
+ *            lock but raw spinlocks; every function is NOKPROBE_SYMBOL.
+ *
+ * Errors come back as a negative errno.  Functions that can refuse a probe
+ * also fill *@why with a short human-readable reason (a string literal),
+ * which the core prints in its one refusal line; *@why may be left NULL.
+ */
+#ifndef _LINUX_KPROBES_ARCH_H
+#define _LINUX_KPROBES_ARCH_H
+
+#include <linux/kprobes.h>
+
+#ifdef CONFIG_KPROBES
+
+struct list_head;
+struct notifier_block;
+struct pt_regs;
+
+/* ---------------------------------------------------------------------
+ * A. Implemented by the architecture
+ * ---------------------------------------------------------------------
+ */
+
+/**
+ * arch_kprobe_prepare() - get a new site ready to be armed (arch; locked)
+ * @p: the site's kprobe: @p->addr is the checked probe address, the
+ *	original instruction is in the text (no breakpoint, no jump covers
+ *	it), @p->ainsn is zeroed
+ * @why: the reason for a refusal
+ *
+ * Decodes the instruction at @p->addr, decides how a hit executes it
+ * (copy in a slot, emulation, ...), saves the original opcode in
+ * @p->opcode and fills @p->ainsn.  Read the text with
+ * kprobe_copy_original_text(), allocate slots with kprobe_slot_alloc().
+ *
+ * Return: 0; -EILSEQ for an instruction that cannot be probed, -ENOMEM.
+ */
+int arch_kprobe_prepare(struct kprobe *p, const char **why);
+
+/**
+ * arch_kprobe_check_insn_boundary() - does @addr start an instruction (arch)
+ * @addr: a probe address inside kernel or module text
+ * @why: the reason when it does not
+ *
+ * Context: locked (module text cannot go away meanwhile).
+ * Return: 0, or -EILSEQ.
+ */
+int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why);
+
+/*
+ * Arming (arch; text): arch_arm_kprobe() puts the breakpoint over
+ * @p->addr, arch_disarm_kprobe() puts @p->opcode back; both return with
+ * every CPU seeing the new text.  arch_remove_kprobe() frees what
+ * arch_kprobe_prepare() took (locked, text_mutex not held); the site is
+ * out of the table and no CPU can be running its slot any more.
+ */
+void arch_arm_kprobe(struct kprobe *p);
+void arch_disarm_kprobe(struct kprobe *p);
+void arch_remove_kprobe(struct kprobe *p);
+
+/*
+ * Arm or disarm @nr sites (none armed through ftrace) with one round of
+ * cross-CPU synchronisation; @kps may be reordered (weak; text).  The
+ * defaults loop over arch_arm_kprobe()/arch_disarm_kprobe().
+ */
+void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr);
+void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr);
+
+/*
+ * Does a hit on the prepared site @p run its instruction without a second
+ * trap when no post handler is registered (x86 "boosting")?  For tests
+ * and diagnostics (weak: false).
+ */
+bool arch_kprobe_boostable(struct kprobe *p);
+
+/*
+ * Busy sections (arch; hit).  kprobe_busy_begin() makes this CPU look as
+ * if a probe were running, so that probes hit meanwhile are missed; the
+ * core sets current_kprobe, the architecture its own per-CPU state:
+ * arch_kprobe_busy_begin() enters its busy state and returns what it has
+ * to restore, arch_kprobe_busy_end() gets that back.  Called only for the
+ * outermost of nested sections, with preemption disabled.
+ */
+unsigned long arch_kprobe_busy_begin(void);
+void arch_kprobe_busy_end(unsigned long saved);
+
+/* Once at boot, before any probe (arch; process context). */
+int arch_init_kprobes(void);
+
+/*
+ * Blacklist (weak): arch_populate_kprobe_blacklist() adds the
+ * architecture's unprobeable areas with kprobe_add_area_blacklist() or
+ * kprobe_add_ksym_blacklist() at boot; arch_within_kprobe_blacklist() is
+ * asked about every address (locked).
+ */
+int arch_populate_kprobe_blacklist(void);
+bool arch_within_kprobe_blacklist(unsigned long addr);
+
+/*
+ * Where a probe at symbol+@offset really goes (weak: @addr), e.g. past an
+ * ENDBR or a global-entry TOC setup; *@on_func_entry says whether that is
+ * the function's entry.  Locked.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry);
+
+/* Extra kallsyms entries for the architecture's own text (weak: none). */
+int arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
+			    char *type, char *sym);
+
+/* The architecture's die notifier, registered by the core (arch). */
+int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
+			     void *data);
+
+/* ---- kretprobes (CONFIG_KRETPROBES) ---- */
+
+/*
+ * At a kretprobe's entry hit: save the return address of the probed
+ * function in @ri->ret_addr and replace it by arch_kretprobe_trampoline();
+ * @ri->fp identifies the frame for kretprobe_find_ret_addr() (arch; hit).
+ * The trampoline calls kretprobe_trampoline_handler(), which returns the
+ * real return address.
+ */
+void arch_prepare_kretprobe(struct kretprobe_instance *ri,
+			    struct pt_regs *regs);
+
+/* ---- probes on ftrace sites (CONFIG_KPROBES_ON_FTRACE) ---- */
+
+/*
+ * arch_prepare_kprobe_ftrace() replaces arch_kprobe_prepare() for a site
+ * at an ftrace call (locked); kprobe_ftrace_handler() is the callback of
+ * the core's ftrace_ops (hit): it finds the site with kprobe_hit_find()
+ * and runs it as a breakpoint hit would.
+ */
+int arch_prepare_kprobe_ftrace(struct kprobe *p);
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
+
+/* ---- jump optimization (CONFIG_OPTPROBES) ---- */
+
+#ifdef CONFIG_OPTPROBES
+
+/**
+ * struct kprobe_opt_insn - the architecture's half of an optimized site
+ * @addr: the probe address (core; constant)
+ * @probe: the site's kprobe, NULL once the site died (core; the detour's
+ *	handler reads it with READ_ONCE() and runs no handler for NULL)
+ * @buf: the detour, from kprobe_optslot_alloc() (arch)
+ * @copy: where in @buf the copy of the region starts: a hit on the site's
+ *	breakpoint may resume there instead of stepping (arch)
+ * @len: the region [@addr, @addr + @len) the detour executes (arch)
+ * @single: the region is one instruction: no task can be stopped inside
+ *	it, so the jump may go in without waiting (arch)
+ * @patch_len: bytes at @addr the jump replaces, <= @len (arch)
+ * @orig: their original contents (arch)
+ *
+ * The fields marked arch are set by arch_optprobe_prepare() and constant
+ * afterwards.  The record outlives its site until no task can be inside
+ * the detour.
+ */
+struct kprobe_opt_insn {
+	unsigned long addr;
+	struct kprobe *probe;
+	kprobe_opcode_t *buf;
+	unsigned long copy;
+	unsigned int len;
+	bool single;
+	unsigned int patch_len;
+	u8 orig[KPROBE_OPT_PATCH_MAX];
+};
+
+/**
+ * arch_optprobe_prepare() - check a site's region and build its detour
+ * @oi: the record; @oi->addr is an armed breakpoint site with no post
+ *	handler, not on ftrace
+ * @why: the reason for a refusal
+ *
+ * Context: locked; takes text_mutex to write the detour.
+ * Return: 0 with the arch fields of @oi set, or a negative errno: the
+ * site stays a breakpoint probe for good.
+ */
+int arch_optprobe_prepare(struct kprobe_opt_insn *oi, const char **why);
+
+/*
+ * Put the jump of a prepared record into the text (arch_optprobe_patch())
+ * or the breakpoint and the original bytes after it back
+ * (arch_optprobe_unpatch()).  Both may only queue the write; the core
+ * calls them for a batch of records in ascending address order, then
+ * arch_optprobe_flush(), which returns once every CPU sees all of them.
+ * Patching: no task is inside any of the regions.  Unpatching: a CPU that
+ * hits the site meanwhile must still end up in the detour or on the
+ * breakpoint.  Context: text, and cpus_read_lock() held.
+ */
+void arch_optprobe_patch(struct kprobe_opt_insn *oi);
+void arch_optprobe_unpatch(struct kprobe_opt_insn *oi);
+void arch_optprobe_flush(void);
+
+/* Free the detour; no task can be inside it any more (locked). */
+void arch_optprobe_release(struct kprobe_opt_insn *oi);
+
+#endif /* CONFIG_OPTPROBES */
+
+/* ---------------------------------------------------------------------
+ * B. Offered by the core
+ * ---------------------------------------------------------------------
+ */
+
+/* Warn (lockdep) unless the caller holds the registration lock. */
+void kprobe_assert_locked(void);
+
+/*
+ * The hit path (hit).  kprobe_hit_find() returns the kprobe of the live
+ * site at @addr, or NULL; a site armed through ftrace has
+ * KPROBE_FLAG_FTRACE and no breakpoint of ours.  kprobe_hit_pre() runs the
+ * pre handlers of every enabled member and returns non-zero if one of
+ * them changed the instruction pointer (then the probed instruction must
+ * not run, and no post handler either).  kprobe_hit_post() runs the post
+ * handlers; @post is READ_ONCE(@p->post_handler), read once by the caller
+ * (not NULL), which tells whether there are any.  The caller sets
+ * current_kprobe to @p around both, and keeps its own per-CPU state.
+ */
+struct kprobe *kprobe_hit_find(unsigned long addr);
+int kprobe_hit_pre(struct kprobe *p, struct pt_regs *regs);
+void kprobe_hit_post(struct kprobe *p, kprobe_post_handler_t post,
+		     struct pt_regs *regs);
+
+/*
+ * Where a breakpoint hit on @p must go instead of executing the probed
+ * instruction in place, or 0.  While a site's detour is published
+ * (optimization in progress or done), the region must not be entered in
+ * place: the copy in the detour runs it.  Never for a site with a post
+ * handler (hit).
+ */
+unsigned long kprobe_hit_resume(struct kprobe *p);
+
+/*
+ * Instruction slots (locked): KPROBE_SLOT_BYTES of executable memory,
+ * filled with BREAKPOINT_INSTRUCTION, written with the base's text_poke
+ * helpers.  A freed slot is reused only once no task or CPU can be inside
+ * it.  Optimization detours: KPROBE_OPTSLOT_BYTES each, same rules.
+ */
+kprobe_opcode_t *kprobe_slot_alloc(void);
+void kprobe_slot_free(kprobe_opcode_t *slot);
+kprobe_opcode_t *kprobe_optslot_alloc(void);
+void kprobe_optslot_free(kprobe_opcode_t *slot);
+
+/*
+ * Copy @len bytes of text at @addr into @dst with the original bytes of
+ * every probe site and jump put back: what a decoder must look at.
+ * Return: 0 or -EFAULT (locked).
+ */
+int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len);
+
+/*
+ * kallsyms_lookup_size_offset(), fast for module text too: the size of
+ * the function around @addr and the offset of @addr in it (locked).
+ */
+bool kprobe_sym_size_offset(unsigned long addr, unsigned long *size,
+			    unsigned long *offset);
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _LINUX_KPROBES_ARCH_H */

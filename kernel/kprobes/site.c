@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe sites: one per probed address.  A site has a state (internal.h
+ * draws the diagram), members (the users' kprobes) and the dispatchers
+ * that run every enabled member's handlers when it is hit.  The hit-path
+ * half of the architecture contract (kprobe_hit_*(), see
+ * <linux/kprobes_arch.h>) is here too: the architecture asks for a site
+ * and its handlers through these, never through the site itself.
+ *
+ * Sites change under kprobe_mutex; the hit path reads them under RCU.
+ */
+/* First: it defines pr_fmt. */
+#include "internal.h"
+
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+HLIST_HEAD(kprobe_all_sites);
+
+/*
+ * Legal state changes, one bit per target state.  A site is NEW until it
+ * is in the table, moves between DISARMED and ARMED while members come and
+ * go, and ends DEAD, possibly after being GONE with its text.
+ */
+static const u8 kprobe_site_next[] = {
+	[KPROBE_SITE_NEW]	= BIT(KPROBE_SITE_DISARMED) | BIT(KPROBE_SITE_DEAD),
+	[KPROBE_SITE_DISARMED]	= BIT(KPROBE_SITE_ARMED) | BIT(KPROBE_SITE_GONE) |
+				  BIT(KPROBE_SITE_DEAD),
+	[KPROBE_SITE_ARMED]	= BIT(KPROBE_SITE_DISARMED) | BIT(KPROBE_SITE_GONE),
+	[KPROBE_SITE_GONE]	= BIT(KPROBE_SITE_DEAD),
+	[KPROBE_SITE_DEAD]	= 0,
+};
+
+/*
+ * The only place a site changes state.  An illegal change is a core bug;
+ * it is reported but still recorded, because the caller has already done
+ * to the text what the new state describes.
+ */
+void kprobe_site_set_state(struct kprobe_site *site,
+			   enum kprobe_site_state state)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	WARN_ONCE(!(kprobe_site_next[site->state] & BIT(state)),
+		  "kprobe site %pS: illegal state change %d -> %d\n",
+		  site->kp.addr, site->state, state);
+	site->state = state;
+	/* Armed sites may get a jump; the others lose theirs. */
+	kprobe_opt_update(site);
+}
+
+/* Run the pre handler of every enabled member; stop at the first veto. */
+static int kprobe_site_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kprobe_site *site = kprobe_to_site(kp);
+	struct kprobe *m;
+
+	list_for_each_entry_rcu(m, &site->members, list) {
+		if (kprobe_member_off(m))
+			continue;
+		if (m->pre_handler && m->pre_handler(m, regs))
+			return 1;
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kprobe_site_pre);
+
+static void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
+			     unsigned long flags)
+{
+	struct kprobe_site *site = kprobe_to_site(kp);
+	struct kprobe *m;
+
+	list_for_each_entry_rcu(m, &site->members, list) {
+		if (kprobe_member_off(m))
+			continue;
+		if (m->post_handler)
+			m->post_handler(m, regs, flags);
+	}
+}
+
+NOKPROBE_SYMBOL(kprobe_site_post);
+
+/* Is @p a site's kprobe (rather than a member, or the busy marker)? */
+static bool kprobe_is_site(struct kprobe *p)
+{
+	return p->pre_handler == kprobe_site_pre;
+}
+
+NOKPROBE_SYMBOL(kprobe_is_site);
+
+/**
+ * kprobes_inc_nmissed_count() - count a hit whose handlers were skipped
+ * @p: the probe that hit, as the architecture saw it (a site's kprobe)
+ *
+ * Every member of the site missed the hit, so each member's count grows.
+ */
+void kprobes_inc_nmissed_count(struct kprobe *p)
+{
+	struct kprobe *m;
+
+	if (!kprobe_is_site(p)) {
+		p->nmissed++;
+		return;
+	}
+	list_for_each_entry_rcu(m, &kprobe_to_site(p)->members, list)
+		m->nmissed++;
+}
+
+NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
+
+/*
+ * Recompute the member counts and @solo, the member that the hit path
+ * (kprobe_site_run_pre() and _post() in internal.h) calls without walking
+ * the list while it is the only enabled one.
+ */
+void kprobe_site_recount(struct kprobe_site *site)
+{
+	unsigned int enabled = 0, post = 0;
+	struct kprobe *m, *solo = NULL;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(m, &site->members, list) {
+		if (kprobe_disabled(m))
+			continue;
+		enabled++;
+		solo = m;
+		if (m->post_handler)
+			post++;
+	}
+	site->nr_enabled = enabled;
+	site->nr_post = post;
+	/* The inline dispatch (internal.h) calls its pre handler unchecked. */
+	if (enabled != 1 || !solo->pre_handler)
+		solo = NULL;
+	/*
+	 * A hit that reads a stale @solo still calls a member that is valid
+	 * for the hit (unregistration waits for a grace period); one that
+	 * reads NULL walks the list.
+	 */
+	WRITE_ONCE(site->solo, solo);
+	/*
+	 * Read by the architecture on the first trap to decide whether to
+	 * come back for a post handler at all.
+	 */
+	WRITE_ONCE(site->kp.post_handler, post ? kprobe_site_post : NULL);
+	/* A post handler, or no enabled member, rules out a jump. */
+	kprobe_opt_update(site);
+}
+
+struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr)
+{
+	struct kprobe_site *site = kzalloc(sizeof(*site), GFP_KERNEL);
+
+	if (!site)
+		return NULL;
+	site->kp.addr = addr;
+	site->kp.pre_handler = kprobe_site_pre;
+	INIT_HLIST_NODE(&site->kp.hlist);
+	/* A site's own kp.list links it on a reap list when it dies. */
+	INIT_LIST_HEAD(&site->kp.list);
+	INIT_LIST_HEAD(&site->members);
+	site->state = KPROBE_SITE_NEW;
+	return site;
+}
+
+/* Free a prepared site; no CPU may still see it (after a grace period). */
+void kprobe_site_free(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	arch_remove_kprobe(&site->kp);
+	kfree(site);
+}
+
+
+/**
+ * get_kprobe() - the kprobe the architecture sees at @addr
+ * @addr: a probed address
+ *
+ * The lookup of every hit (int3, ftrace callback).  Those run with
+ * preemption disabled, which makes them RCU readers; the table pointer is
+ * read without a lockdep predicate, which under CONFIG_PROVE_LOCKING would
+ * cost as much as the rest of the hit.
+ *
+ * Context: preemption disabled, or an RCU reader, or kprobe_mutex held.
+ * Return: the site's kprobe (its handlers dispatch to every member), or
+ * NULL when nothing probes @addr.
+ */
+struct kprobe *get_kprobe(void *addr)
+{
+	struct kprobe_site *site = kprobe_site_lookup((unsigned long)addr);
+
+	return site ? &site->kp : NULL;
+}
+
+NOKPROBE_SYMBOL(get_kprobe);
+
+static bool kprobe_site_has_member(struct kprobe_site *site, struct kprobe *p)
+{
+	struct kprobe *m;
+
+	list_for_each_entry(m, &site->members, list)
+		if (m == p)
+			return true;
+	return false;
+}
+
+/*
+ * The site @p is a member of, or NULL if @p is not registered.  @p's own
+ * links are never followed (only the sites' member lists are): a kprobe
+ * that was never registered may have anything in them.
+ */
+struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
+{
+	struct kprobe_site *site;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!kprobe_listed(p))
+		return NULL;
+	site = kprobe_site_find((unsigned long)p->addr);
+	if (site && kprobe_site_has_member(site, p))
+		return site;
+	/* A GONE site is out of the table but still on the list. */
+	if (!kprobe_gone(p))
+		return NULL;
+	for_each_kprobe_site(site) {
+		if (site->state == KPROBE_SITE_GONE && site->kp.addr == p->addr &&
+		    kprobe_site_has_member(site, p))
+			return site;
+	}
+	return NULL;
+}
+
+
+/**
+ * kprobe_copy_original_text() - read text as it was before any probe
+ * @dst: buffer of @len bytes
+ * @addr: kernel text address
+ * @len: bytes to copy
+ *
+ * Every armed breakpoint inside the range is replaced by the original
+ * bytes its site saved, so the instruction decoder sees the real code.
+ * Sites armed through ftrace left the text to ftrace and are not undone.
+ *
+ * Context: kprobe_mutex held, so that no site is armed meanwhile.
+ * Return: 0, or -EFAULT if the text cannot be read.
+ */
+int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len)
+{
+	struct kprobe_site *site;
+	size_t i;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (copy_from_kernel_nofault(dst, (void *)addr, len))
+		return -EFAULT;
+	for (i = 0; i < len; i++) {
+		site = kprobe_site_find(addr + i);
+		if (site && site->state == KPROBE_SITE_ARMED &&
+		    !kprobe_ftrace(&site->kp))
+			memcpy(dst + i, &site->kp.opcode,
+			       min(sizeof(site->kp.opcode), len - i));
+	}
+	/* An optimized site's jump covers more than its first byte. */
+	kprobe_opt_original_text(dst, addr, len);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The hit path's view (the core's offers of <linux/kprobes_arch.h>)
+ * ---------------------------------------------------------------------
+ */
+
+/**
+ * kprobe_hit_find() - the probe a CPU trapped on
+ * @addr: the trap address
+ *
+ * Context: the hit path (preemption or interrupts disabled).
+ * Return: the kprobe of the live site at @addr, or NULL.
+ */
+struct kprobe *kprobe_hit_find(unsigned long addr)
+{
+	struct kprobe_site *site = kprobe_site_lookup(addr);
+
+	return site ? &site->kp : NULL;
+}
+
+NOKPROBE_SYMBOL(kprobe_hit_find);
+
+/**
+ * kprobe_hit_pre() - run the pre handlers of a hit site
+ * @p: the site's kprobe, from kprobe_hit_find()
+ * @regs: the registers of the hit
+ *
+ * Context: the hit path, current_kprobe set to @p.
+ * Return: non-zero if a handler changed the instruction pointer.
+ */
+int kprobe_hit_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return kprobe_site_run_pre(p, regs);
+}
+
+NOKPROBE_SYMBOL(kprobe_hit_pre);
+
+/**
+ * kprobe_hit_post() - run the post handlers of a hit site
+ * @p: the site's kprobe
+ * @post: READ_ONCE(@p->post_handler), not NULL
+ * @regs: the registers after the probed instruction
+ *
+ * Context: the hit path, current_kprobe set to @p.
+ */
+void kprobe_hit_post(struct kprobe *p, kprobe_post_handler_t post,
+		     struct pt_regs *regs)
+{
+	kprobe_site_run_post(p, post, regs);
+}
+
+NOKPROBE_SYMBOL(kprobe_hit_post);
+
+/**
+ * kprobe_hit_resume() - where a hit goes instead of running in place
+ * @p: the site's kprobe
+ *
+ * Context: the hit path.
+ * Return: the address of the copy of the probed region in the site's
+ * published detour, or 0: execute the instruction as usual.
+ */
+unsigned long kprobe_hit_resume(struct kprobe *p)
+{
+	return kprobe_opt_resume_addr(p);
+}
+
+NOKPROBE_SYMBOL(kprobe_hit_resume);

@@ -21,6 +21,10 @@
  *   optimizer.c  jump optimization: which sites get a jump, and when
  *   sysctl.c     /proc/sys/debug/kprobes-optimization
  *
+ * The architecture sees none of this header: what it implements and what
+ * the core offers it is <linux/kprobes_arch.h>, included below.  Its
+ * "locked" context is kprobe_mutex held.
+ *
  * Sites and members
  * -----------------
  * Every probed address has exactly one struct kprobe_site.  The site embeds

@@ -172,7 +172,6 @@ void kprobe_site_free(struct kprobe_site *site)
 	kfree(site);
 }
 
-
 /**
  * get_kprobe() - the kprobe the architecture sees at @addr
  * @addr: a probed address
@@ -230,7 +229,6 @@ struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
 	}
 	return NULL;
 }
-
 
 /**
  * kprobe_copy_original_text() - read text as it was before any probe

@@ -12,6 +12,7 @@
 #                          riscv64: the one of deps.sh, as busybox)
 #   /bin/kp-exit           guest/kp-exit.c, built statically here (with the
 #                          riscv64 cross compiler on riscv64, as all helpers)
+#   /etc/kp-kernel.config  the kernel's .config (what tests may expect)
 #   /bin/kp-uprobe-target  guest/kp-uprobe-target.c, what the uprobe event
 #                          test probes (selftests/kprobes/uprobe_event.sh)
 #   /lib/modules/<rel>/    every module of the build (modules_install);
@@ -69,6 +70,9 @@ for helper in kp-exit kp-perf kp-bpf kp-uprobe-target; do
 done
 install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
 echo "kprobes-guest" > "$ROOT/etc/hostname"
+# The kernel's configuration, for tests that depend on what the kernel
+# can do (selftests/kprobes/common.inc: kconfig, no_entry_probe).
+cp "$KP_OBJ/.config" "$ROOT/etc/kp-kernel.config"
 
 cp -a "$KP_DIR/modroot/lib/modules" "$ROOT/lib/"
 

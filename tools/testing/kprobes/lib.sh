@@ -147,6 +147,16 @@ KP_REMOVED=(
 	include/asm-generic/kprobes.h
 	arch/x86/kernel/kprobes
 	arch/x86/include/asm/kprobes.h
+	# riscv: kprobes and its rethook (whose only user there is kretprobes:
+	# fprobe needs DYNAMIC_FTRACE_WITH_REGS, which riscv 6.12 lacks).  The
+	# directory's Makefile is ours; uprobes.c and the decode-insn/
+	# simulate-insn pair it uses stay upstream's.
+	arch/riscv/kernel/probes/kprobes.c
+	arch/riscv/kernel/probes/rethook.c
+	arch/riscv/kernel/probes/rethook.h
+	arch/riscv/kernel/probes/rethook_trampoline.S
+	arch/riscv/kernel/probes/Makefile
+	arch/riscv/include/asm/kprobes.h
 	samples/kprobes
 )
 

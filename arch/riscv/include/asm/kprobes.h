@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * riscv side of the kprobes architecture contract (<linux/kprobes_arch.h>).
+ *
+ * A probe is a breakpoint over the first 16-bit parcel of the probed
+ * instruction: c.ebreak when the kernel is built for the C extension,
+ * else ebreak (every instruction is then 32 bits and 4-byte aligned).
+ * One aligned parcel is all that is ever written into the text, so
+ * another hart fetching the instruction meanwhile sees either the whole
+ * old instruction or the breakpoint, never half of each; a c.ebreak over
+ * the first half of a 32-bit instruction is decoded on its own and the
+ * second half is never reached.
+ *
+ * riscv has no hardware single-step.  The probed instruction is copied
+ * into an instruction slot followed by another breakpoint; after the pre
+ * handler the hart returns into the slot with interrupts kept off, runs
+ * the copy and traps on the breakpoint behind it, where the post handler
+ * runs and the hart resumes after the probed instruction.  Instructions
+ * whose result depends on their own address (auipc, jal, jalr, branches
+ * and their compressed forms) are simulated in C instead; those that
+ * cannot be run anywhere but in place (trap-state CSRs, ecall/ebreak/
+ * sret/wfi, lr/sc) are refused.  The code is in arch/riscv/kernel/probes/.
+ */
+#ifndef _ASM_RISCV_KPROBES_H
+#define _ASM_RISCV_KPROBES_H
+
+#include <asm-generic/kprobes.h>
+
+#ifdef CONFIG_KPROBES
+
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/types.h>
+
+/*
+ * The unit a probe saves and replaces: the smallest instruction the
+ * kernel can contain.  With RVC that is a 16-bit parcel (even in front of
+ * a 32-bit instruction); without it, a whole 32-bit instruction.
+ */
+#ifdef CONFIG_RISCV_ISA_C
+typedef u16 kprobe_opcode_t;
+#define BREAKPOINT_INSTRUCTION	0x9002		/* c.ebreak */
+#else
+typedef u32 kprobe_opcode_t;
+#define BREAKPOINT_INSTRUCTION	0x00100073	/* ebreak */
+#endif
+
+#define KPROBE_BREAKPOINT_BYTES	sizeof(kprobe_opcode_t)
+
+/* The longest instruction that can be probed, in bytes. */
+#define MAX_INSN_SIZE		4
+
+/*
+ * A slot holds the copy of a stepped instruction, then a breakpoint:
+ *
+ *   slot + 0     the probed instruction (2 or 4 bytes)
+ *   slot + len   breakpoint, where the step ends
+ *
+ * Everything else in the slot is breakpoints too.
+ */
+#define KPROBE_SLOT_BYTES	(MAX_INSN_SIZE + KPROBE_BREAKPOINT_BYTES)
+
+/**
+ * enum kprobe_insn_kind - how a hit runs the probed instruction
+ * @KPROBE_INSN_STEP: the copy in the slot runs, the breakpoint after it
+ *	traps back (arch_specific_insn::slot)
+ * @KPROBE_INSN_SIMULATE: computed in C on the trap path
+ *	(arch_specific_insn::simulate)
+ */
+enum kprobe_insn_kind {
+	KPROBE_INSN_STEP,
+	KPROBE_INSN_SIMULATE,
+};
+
+struct arch_specific_insn;
+
+/* Computes the effect of the instruction at @addr on @regs, epc included. */
+typedef void (*kprobe_simulate_fn)(const struct arch_specific_insn *ai,
+				   unsigned long addr, struct pt_regs *regs);
+
+/**
+ * struct arch_specific_insn - riscv per-probe data
+ * @slot: the copy followed by a breakpoint (STEP), else NULL
+ * @simulate: the simulation routine (SIMULATE), else NULL
+ * @insn: the whole original instruction, zero-extended when 16-bit
+ * @kind: enum kprobe_insn_kind
+ * @len: length of the original instruction, 2 or 4
+ */
+struct arch_specific_insn {
+	kprobe_opcode_t *slot;
+	kprobe_simulate_fn simulate;
+	u32 insn;
+	u8 kind;
+	u8 len;
+};
+
+/**
+ * enum kprobe_cpu_state - what this hart is doing for kprobes
+ * @KPROBE_CPU_IDLE: nothing; current_kprobe is NULL
+ * @KPROBE_CPU_HANDLER: running the pre handler of current_kprobe
+ * @KPROBE_CPU_STEPPING: executing current_kprobe's slot copy
+ * @KPROBE_CPU_POST: running the post handler of current_kprobe
+ * @KPROBE_CPU_REENTERED: stepping current_kprobe, hit while this hart was
+ *	already busy with a probe; the interrupted state is on
+ *	kprobe_ctlblk::saved
+ * @KPROBE_CPU_BUSY: inside the core's kprobe_busy_begin()/end()
+ * @KPROBE_CPU_NR_STATES: not a state, the number of states
+ *
+ * Transitions (one hart, interrupts off; checked by kprobe_set_state()):
+ *
+ *   IDLE -ebreak-> HANDLER -+- pre handler changed epc ------------> IDLE
+ *                           +- STEP -> STEPPING -+- slot ebreak -+
+ *                           |                    +- fault -> IDLE |
+ *                           +- SIMULATE ------------------------+
+ *                                                               v
+ *                                    POST (if a post handler) -> IDLE
+ *
+ *   any busy state --ebreak of a probe--> push; REENTERED --slot
+ *   ebreak (or a fault in the copy)--> pop
+ *   (a simulated instruction needs no push: it completes in the handler)
+ *
+ * While a copy runs, sstatus.SIE is clear (the trap return restores it
+ * from SPIE, which the handler cleared), so only a fault of the copy
+ * itself can come in between: riscv has no NMI in S-mode.  A push
+ * therefore needs a hit from a pre/post handler, from a busy section or
+ * from the page fault path of a copy, which bounds the depth.
+ */
+enum kprobe_cpu_state {
+	KPROBE_CPU_IDLE = 0,
+	KPROBE_CPU_HANDLER,
+	KPROBE_CPU_STEPPING,
+	KPROBE_CPU_POST,
+	KPROBE_CPU_REENTERED,
+	KPROBE_CPU_BUSY,
+	KPROBE_CPU_NR_STATES
+};
+
+#define KPROBE_NEST_MAX		4
+
+/**
+ * struct kprobe_saved_state - an interrupted probe, saved by a push
+ * @kp: its current_kprobe
+ * @state: its state
+ * @saved_pie: its saved sstatus.SPIE
+ */
+struct kprobe_saved_state {
+	struct kprobe *kp;
+	u8 state;
+	unsigned long saved_pie;
+};
+
+/**
+ * struct kprobe_ctlblk - per-hart kprobe control block
+ * @state: enum kprobe_cpu_state
+ * @depth: number of entries used in @saved
+ * @saved_pie: sstatus.SPIE of the probed context (cleared while stepping)
+ * @saved: the interrupted states, innermost last
+ */
+struct kprobe_ctlblk {
+	u8 state;
+	u8 depth;
+	unsigned long saved_pie;
+	struct kprobe_saved_state saved[KPROBE_NEST_MAX];
+};
+
+DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
+{
+	return this_cpu_ptr(&kprobe_ctlblk);
+}
+
+/* Called by handle_break() (traps.c) and do_page_fault() (mm/fault.c). */
+bool kprobe_breakpoint_handler(struct pt_regs *regs);
+bool kprobe_single_step_handler(struct pt_regs *regs);
+int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr);
+
+/* The return trampoline of kretprobes (kretprobe_trampoline.S). */
+asmlinkage void arch_kretprobe_trampoline(void);
+
+#else /* !CONFIG_KPROBES */
+
+static inline bool kprobe_breakpoint_handler(struct pt_regs *regs)
+{
+	return false;
+}
+
+static inline bool kprobe_single_step_handler(struct pt_regs *regs)
+{
+	return false;
+}
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _ASM_RISCV_KPROBES_H */

@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * riscv kprobes: the architecture half of the kprobes contract.
+ *
+ * Preparing a probe decodes its instruction (decode.c) and, unless it is
+ * simulated (simulate.c), writes a copy of it followed by a breakpoint
+ * into an instruction slot.  Arming writes a breakpoint over the
+ * instruction's first parcel (see <asm/kprobes.h>).  A hit then goes:
+ *
+ *   1. handle_break() calls kprobe_breakpoint_handler() with epc at the
+ *      probe address; it finds the site and runs the pre handler (state
+ *      HANDLER);
+ *   2. the instruction is simulated, or the hart is sent to the slot with
+ *      sstatus.SPIE cleared, so that the trap return leaves interrupts
+ *      off while the copy runs (state STEPPING);
+ *   3. the breakpoint after the copy traps again: handle_break() asks
+ *      kprobe_single_step_handler() first, which sets epc after the
+ *      probed instruction, gives SPIE back and runs the post handler
+ *      (state POST);
+ *   4. state IDLE; execution goes on after the probed instruction.
+ *
+ * Probes hit while another one is active on the hart are run without
+ * handlers (kprobe_reenter()).  A page fault of the copy is turned into a
+ * fault at the probe address (kprobe_fault_handler()).
+ */
+#include "riscv-kprobes.h"
+
+#include <linux/cpu.h>
+#include <linux/execmem.h>
+#include <linux/extable.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kdebug.h>
+#include <linux/memory.h>
+#include <linux/mm.h>
+#include <linux/sched/task_stack.h>
+#include <asm/cacheflush.h>
+#include <asm/csr.h>
+#include <asm/insn.h>
+#include <asm/patch.h>
+#include <asm/switch_to.h>
+
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+static const kprobe_opcode_t kprobe_bp = BREAKPOINT_INSTRUCTION;
+
+/* ---------------------------------------------------------------------
+ * Per-hart state machine (see enum kprobe_cpu_state)
+ * ---------------------------------------------------------------------
+ */
+
+/* Out of line: the report is rare and big. */
+noinline void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state)
+{
+	WARN_ONCE(1, "kprobes: illegal CPU state change %u -> %u\n",
+		  kcb->state, state);
+}
+NOKPROBE_SYMBOL(kprobe_bad_state);
+
+/*
+ * Save what this hart is doing and make @p current in @state.  The entry
+ * is claimed before it is filled, so that a fault in between (the only
+ * thing that can nest here) uses the next one.
+ */
+static nokprobe_inline bool kprobe_push(struct kprobe_ctlblk *kcb,
+					struct kprobe *p, u8 state)
+{
+	unsigned int depth = kcb->depth;
+	struct kprobe_saved_state *s;
+
+	if (depth >= KPROBE_NEST_MAX)
+		return false;
+	kcb->depth = depth + 1;
+	barrier();
+
+	s = &kcb->saved[depth];
+	s->kp = kprobe_running();
+	s->state = kcb->state;
+	s->saved_pie = kcb->saved_pie;
+	__this_cpu_write(current_kprobe, p);
+	kcb->state = state;
+	return true;
+}
+
+static nokprobe_inline void kprobe_pop(struct kprobe_ctlblk *kcb)
+{
+	struct kprobe_saved_state *s;
+
+	if (WARN_ON_ONCE(!kcb->depth)) {
+		kcb->state = KPROBE_CPU_IDLE;
+		reset_current_kprobe();
+		return;
+	}
+	s = &kcb->saved[kcb->depth - 1];
+	__this_cpu_write(current_kprobe, s->kp);
+	kcb->state = s->state;
+	kcb->saved_pie = s->saved_pie;
+	/* Release the entry only once it has been read, see kprobe_push(). */
+	barrier();
+	kcb->depth--;
+}
+
+/*
+ * Running out of entries takes a chain of probes hit from handlers and
+ * fault paths deeper than KPROBE_NEST_MAX: a bug.  The probed instruction
+ * cannot run without its state, so stop with the culprit on the console.
+ */
+static void __noreturn kprobe_nest_overflow(struct kprobe *p)
+{
+	dump_kprobe(p);
+	panic("kprobes: probes nested more than %d deep on CPU %d\n",
+	      KPROBE_NEST_MAX, smp_processor_id());
+}
+NOKPROBE_SYMBOL(kprobe_nest_overflow);
+
+/**
+ * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
+ *
+ * BUSY behaves as a running probe for every hit: they are re-entries.
+ * Context: preemption disabled; the outermost busy section only.
+ * Return: the state to restore, for arch_kprobe_busy_end().
+ */
+unsigned long arch_kprobe_busy_begin(void)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	u8 state = kcb->state;
+
+	kcb->state = KPROBE_CPU_BUSY;
+	return state;
+}
+NOKPROBE_SYMBOL(arch_kprobe_busy_begin);
+
+/**
+ * arch_kprobe_busy_end() - leave state BUSY
+ * @saved: what arch_kprobe_busy_begin() returned
+ */
+void arch_kprobe_busy_end(unsigned long saved)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	WARN_ON_ONCE(kcb->state != KPROBE_CPU_BUSY);
+	kcb->state = saved;
+}
+NOKPROBE_SYMBOL(arch_kprobe_busy_end);
+
+/* ---------------------------------------------------------------------
+ * The breakpoint path
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Send the hart to @p's slot.  The trap return sets sstatus.SIE from
+ * SPIE: clearing SPIE keeps interrupts off until the slot's breakpoint,
+ * so the task can neither be preempted nor migrate while this hart's
+ * state points at the slot.
+ */
+static nokprobe_inline void kprobe_start_step(struct kprobe *p,
+					      struct pt_regs *regs,
+					      struct kprobe_ctlblk *kcb)
+{
+	kcb->saved_pie = regs->status & SR_PIE;
+	regs->status &= ~SR_PIE;
+	regs->epc = (unsigned long)p->ainsn.slot;
+}
+
+/* Give the probed context its interrupt state back. */
+static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
+					    struct kprobe_ctlblk *kcb)
+{
+	regs->status = (regs->status & ~SR_PIE) | kcb->saved_pie;
+}
+
+/*
+ * @p's instruction has run (stepped or simulated): run the post handler
+ * and go back to what the hart was doing before the hit.  The post
+ * handler is read once: another CPU may clear it right now.
+ */
+static void kprobe_insn_done(struct kprobe *p, struct pt_regs *regs,
+			     struct kprobe_ctlblk *kcb)
+{
+	kprobe_post_handler_t post;
+
+	if (kcb->state == KPROBE_CPU_REENTERED) {
+		kprobe_pop(kcb);
+		return;
+	}
+	post = READ_ONCE(p->post_handler);
+	if (post) {
+		kprobe_set_state(kcb, KPROBE_CPU_POST);
+		kprobe_hit_post(p, post, regs);
+	}
+	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+	reset_current_kprobe();
+}
+NOKPROBE_SYMBOL(kprobe_insn_done);
+
+/* A hit on an idle hart: the handlers run. */
+static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
+		       struct kprobe_ctlblk *kcb)
+{
+	__this_cpu_write(current_kprobe, p);
+	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
+
+	/* regs->epc is p->addr here: an ebreak does not advance it. */
+	if (kprobe_hit_pre(p, regs)) {
+		/* The handler moved epc: no instruction, no post handler. */
+		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+		reset_current_kprobe();
+		return;
+	}
+
+	if (p->ainsn.kind == KPROBE_INSN_SIMULATE) {
+		p->ainsn.simulate(&p->ainsn, (unsigned long)p->addr, regs);
+		kprobe_insn_done(p, regs, kcb);
+		return;
+	}
+	kprobe_start_step(p, regs, kcb);
+	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+}
+NOKPROBE_SYMBOL(kprobe_hit);
+
+/*
+ * A hit while this hart is already busy with a probe: from a handler,
+ * from a busy section, or from the fault path of a copy.  The handlers do
+ * not run (the hit counts as missed), but the probed instruction must.
+ */
+static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
+			   struct kprobe_ctlblk *kcb)
+{
+	kprobes_inc_nmissed_count(p);
+
+	/* A simulation completes right here: there is nothing to save. */
+	if (p->ainsn.kind == KPROBE_INSN_SIMULATE) {
+		p->ainsn.simulate(&p->ainsn, (unsigned long)p->addr, regs);
+		return;
+	}
+	if (!kprobe_push(kcb, p, KPROBE_CPU_REENTERED))
+		kprobe_nest_overflow(p);
+	kprobe_start_step(p, regs, kcb);
+}
+NOKPROBE_SYMBOL(kprobe_reenter);
+
+/* Is there any breakpoint instruction at @addr (ours or another's)? */
+static nokprobe_inline bool kprobe_is_breakpoint_at(unsigned long addr)
+{
+	u16 lo = *(u16 *)addr;
+
+	if (kprobe_insn_is_16bit(lo))
+		return riscv_insn_is_c_ebreak(lo);
+	return riscv_insn_is_ebreak(lo | ((u32)*(u16 *)(addr + 2) << 16));
+}
+
+/**
+ * kprobe_breakpoint_handler() - a kernel ebreak that may be a probe's
+ * @regs: registers at the trap; regs->epc is the breakpoint's address
+ *
+ * Called by handle_break() (traps.c) after kprobe_single_step_handler(),
+ * with interrupts off.  Kernel text is readable where it traps, which is
+ * why the instruction is read directly: the nofault accessors could be
+ * probed themselves.
+ *
+ * Return: true if the breakpoint was ours and @regs say where to resume,
+ * false to let BUG()/kgdb look at it.
+ */
+bool kprobe_breakpoint_handler(struct pt_regs *regs)
+{
+	unsigned long addr = regs->epc;
+	struct kprobe_ctlblk *kcb;
+	struct kprobe *p;
+
+	if (user_mode(regs))
+		return false;
+
+	kcb = get_kprobe_ctlblk();
+	p = kprobe_hit_find(addr);
+	if (p && !kprobe_ftrace(p)) {
+		if (kprobe_running())
+			kprobe_reenter(p, regs, kcb);
+		else
+			kprobe_hit(p, regs, kcb);
+		return true;
+	}
+
+	/*
+	 * Not a live probe.  A probe disarmed after this hart fetched its
+	 * breakpoint has its instruction back: run it.  A breakpoint still
+	 * there is somebody else's.
+	 */
+	return !kprobe_is_breakpoint_at(addr);
+}
+NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
+
+/**
+ * kprobe_single_step_handler() - the breakpoint after a stepped copy
+ * @regs: registers at the trap
+ *
+ * Called by handle_break() first for every kernel ebreak.
+ *
+ * Return: true if it was the end of the step this hart is doing; epc is
+ * then after the probed instruction.
+ */
+bool kprobe_single_step_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb;
+	struct kprobe *p;
+
+	if (user_mode(regs))
+		return false;
+
+	kcb = get_kprobe_ctlblk();
+	p = kprobe_running();
+	if (!p || (kcb->state != KPROBE_CPU_STEPPING &&
+		   kcb->state != KPROBE_CPU_REENTERED) || !p->ainsn.slot ||
+	    regs->epc != (unsigned long)p->ainsn.slot + p->ainsn.len)
+		return false;
+
+	regs->epc = (unsigned long)p->addr + p->ainsn.len;
+	kprobe_end_step(regs, kcb);
+	kprobe_insn_done(p, regs, kcb);
+	return true;
+}
+NOKPROBE_SYMBOL(kprobe_single_step_handler);
+
+/**
+ * kprobe_fault_handler() - an exception while this hart runs a probe
+ * @regs: registers at the fault
+ * @trapnr: the scause value
+ *
+ * Called through kprobe_page_fault() by do_page_fault().  A fault of the
+ * copy in the slot is made a fault of the original: the hart is put back
+ * at the probe address with its interrupt state, and the state the hit
+ * interrupted is restored, so that the exception table (or the oops) sees
+ * the real address.  A retry hits the probe again.  Faults in handlers
+ * are left to the normal fixup.
+ *
+ * Return: 0: the caller goes on handling the fault, now at the probe
+ * address.
+ */
+int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
+{
+	struct kprobe_ctlblk *kcb;
+	struct kprobe *p;
+
+	if (user_mode(regs) || preemptible())
+		return 0;
+
+	kcb = get_kprobe_ctlblk();
+	p = kprobe_running();
+	if (!p || (kcb->state != KPROBE_CPU_STEPPING &&
+		   kcb->state != KPROBE_CPU_REENTERED))
+		return 0;
+	/* Not the copy itself, e.g. a fault of this very fault path. */
+	if (regs->epc != (unsigned long)p->ainsn.slot)
+		return 0;
+
+	regs->epc = (unsigned long)p->addr;
+	kprobe_end_step(regs, kcb);
+	if (kcb->state == KPROBE_CPU_REENTERED) {
+		kprobe_pop(kcb);
+	} else {
+		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+		reset_current_kprobe();
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_fault_handler);
+
+/**
+ * kprobe_exceptions_notify() - the kprobes die notifier
+ * @self: the notifier block
+ * @val: DIE_*
+ * @data: struct die_args
+ *
+ * riscv's trap code calls the breakpoint, step and page fault hooks
+ * above directly, before it raises any die event (DIE_TRAP for kgdb's
+ * ebreak, DIE_OOPS), so there is nothing left for the notifier to claim.
+ *
+ * Return: NOTIFY_DONE.
+ */
+int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
+			     void *data)
+{
+	return NOTIFY_DONE;
+}
+NOKPROBE_SYMBOL(kprobe_exceptions_notify);
+
+/* ---------------------------------------------------------------------
+ * Preparing, arming, removing (the registration lock, see kprobes_arch.h)
+ * ---------------------------------------------------------------------
+ */
+
+/**
+ * alloc_insn_page() - a page for instruction slots, full of breakpoints
+ *
+ * riscv's execmem hands out EXECMEM_KPROBES pages read-only and
+ * executable already, so the core's default, which writes the page
+ * before it protects it, cannot be used: the breakpoints go in through
+ * the text patching helpers instead.
+ *
+ * Return: the page, or NULL.
+ */
+void *alloc_insn_page(void)
+{
+	kprobe_opcode_t fill[64];
+	unsigned int off;
+	void *page;
+	int ret = 0;
+
+	page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	if (!page)
+		return NULL;
+	for (off = 0; off < ARRAY_SIZE(fill); off++)
+		fill[off] = BREAKPOINT_INSTRUCTION;
+
+	mutex_lock(&text_mutex);
+	for (off = 0; off < PAGE_SIZE && !ret; off += sizeof(fill))
+		ret = patch_insn_write(page + off, fill, sizeof(fill));
+	mutex_unlock(&text_mutex);
+	if (ret) {
+		execmem_free(page);
+		return NULL;
+	}
+	flush_icache_range((unsigned long)page, (unsigned long)page + PAGE_SIZE);
+	return page;
+}
+
+/* Fill a new slot: the copy, then breakpoints (see KPROBE_SLOT_BYTES). */
+static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d,
+			     const u8 *text)
+{
+	kprobe_opcode_t buf[KPROBE_SLOT_BYTES / sizeof(kprobe_opcode_t)];
+	kprobe_opcode_t *slot;
+	unsigned int i;
+	int ret;
+
+	slot = kprobe_slot_alloc();
+	if (!slot) {
+		d->reason = "no free instruction slot";
+		return -ENOMEM;
+	}
+	for (i = 0; i < ARRAY_SIZE(buf); i++)
+		buf[i] = BREAKPOINT_INSTRUCTION;
+	memcpy(buf, text, d->ainsn.len);
+
+	mutex_lock(&text_mutex);
+	ret = patch_text_nosync(slot, buf, sizeof(buf));
+	mutex_unlock(&text_mutex);
+	if (ret) {
+		kprobe_slot_free(slot);
+		d->reason = "cannot write the instruction slot";
+		return -EFAULT;
+	}
+	p->ainsn.slot = slot;
+	return 0;
+}
+
+/**
+ * arch_kprobe_prepare() - decode the probed instruction, set up its slot
+ * @p: the site's kprobe; p->addr is an instruction boundary
+ * @why: the reason for a refusal
+ *
+ * Context: locked (kprobes_arch.h), text_mutex not held.
+ * Return: 0, or a negative errno with *@why set.
+ */
+int arch_kprobe_prepare(struct kprobe *p, const char **why)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	unsigned long size, offset;
+	unsigned int len = MAX_INSN_SIZE;
+	u8 text[MAX_INSN_SIZE];
+	struct kprobe_decoded d;
+	int ret;
+
+	kprobe_assert_locked();
+
+	if (addr & 1) {
+		*why = "misaligned address";
+		return -EILSEQ;
+	}
+	/* Do not read past the end of the function: it may end the text. */
+	if (kprobe_sym_size_offset(addr, &size, &offset) && size > offset)
+		len = min_t(unsigned long, len, size - offset);
+	ret = kprobe_copy_original_text(text, addr, len);
+	if (ret) {
+		*why = "cannot read the probed text";
+		return ret;
+	}
+
+	ret = kprobe_decode_insn(text, len, &d);
+	if (!ret) {
+		memcpy(&p->opcode, text, sizeof(p->opcode));
+		p->ainsn = d.ainsn;
+		if (d.ainsn.kind == KPROBE_INSN_STEP)
+			ret = kprobe_write_slot(p, &d, text);
+	}
+	if (ret)
+		*why = d.reason;
+	return ret;
+}
+
+/**
+ * arch_arm_kprobe() - put the breakpoint over the probed instruction
+ * @p: a prepared site's kprobe
+ *
+ * One aligned parcel is written, which other harts see either before or
+ * after; patch_text_nosync() then has every hart fence.i.
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
+ */
+void arch_arm_kprobe(struct kprobe *p)
+{
+	patch_text_nosync(p->addr, &kprobe_bp, sizeof(kprobe_bp));
+}
+
+/**
+ * arch_disarm_kprobe() - put the original parcel back
+ * @p: an armed site's kprobe
+ *
+ * A hart may still be between the breakpoint and its handler; the
+ * handler then finds the original instruction back and re-runs it
+ * (kprobe_breakpoint_handler()).
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
+ */
+void arch_disarm_kprobe(struct kprobe *p)
+{
+	patch_text_nosync(p->addr, &p->opcode, sizeof(p->opcode));
+}
+
+/*
+ * Write one parcel per site, then have every hart fence.i once: a batch
+ * costs one round of IPIs (or SBI remote fences) instead of one per probe.
+ */
+static void kprobe_write_batch(struct kprobe **kps, unsigned int nr, bool arm)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&text_mutex);
+	for (i = 0; i < nr; i++)
+		patch_insn_write(kps[i]->addr, arm ? &kprobe_bp : &kps[i]->opcode,
+				 sizeof(kprobe_opcode_t));
+	flush_icache_all();
+}
+
+/**
+ * arch_arm_kprobes_batch() - put the breakpoints of several probes in
+ * @kps: site kprobes, none armed through ftrace
+ * @nr: how many
+ *
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
+ */
+void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+{
+	kprobe_write_batch(kps, nr, true);
+}
+
+/**
+ * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
+ * @kps: armed site kprobes, none armed through ftrace
+ * @nr: how many
+ *
+ * Context: text (kprobes_arch.h): locked, text_mutex held.
+ */
+void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+{
+	kprobe_write_batch(kps, nr, false);
+}
+
+/**
+ * arch_remove_kprobe() - release what arch_kprobe_prepare() took
+ * @p: a disarmed site's kprobe, after an RCU grace period: no hart is in
+ *	its slot any more (a copy runs with interrupts off)
+ */
+void arch_remove_kprobe(struct kprobe *p)
+{
+	if (p->ainsn.slot) {
+		kprobe_slot_free(p->ainsn.slot);
+		p->ainsn.slot = NULL;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Addresses and the blacklist
+ * ---------------------------------------------------------------------
+ */
+
+/**
+ * arch_adjust_kprobe_addr() - the probe address for symbol + offset
+ * @addr: the function's address
+ * @offset: the requested offset
+ * @on_func_entry: set if the probe is at the function's entry
+ *
+ * A traceable function starts with ftrace's patchable entry (two 32-bit
+ * instructions, KPROBE_FTRACE_ENTRY_BYTES: nops, or the auipc/jalr call of
+ * ftrace_caller), which belongs to ftrace: riscv's ftrace hands its
+ * callbacks no pt_regs, so a probe cannot ride on it.  The entry probe
+ * goes on the first instruction after it instead, where every register
+ * is still as the caller passed it (the call clobbers t0 only, and
+ * ftrace_caller restores the rest), and offset 0 and its size both mean "entry".
+ *
+ * Return: the address to probe.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	unsigned long entry = 0;
+
+	if (KPROBE_FTRACE_ENTRY_BYTES && ftrace_location(addr) == addr)
+		entry = KPROBE_FTRACE_ENTRY_BYTES;
+
+	*on_func_entry = !offset || offset == entry;
+	if (*on_func_entry)
+		offset = entry;
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+/* Text is read in chunks: each byte read is looked up in the site table. */
+#define KPROBE_DECODE_CHUNK	128
+
+/**
+ * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
+ * @addr: a kernel text address
+ * @why: the reason when it is not
+ *
+ * Walks the function containing @addr from its start, with the original
+ * parcels of other probes put back.  The length of a riscv instruction
+ * is in its first two bits, so the walk costs a read of the text.  The
+ * walk also refuses the instructions between an lr and its sc: a trap
+ * there breaks the reservation, and the sc would fail for ever.
+ *
+ * Context: locked (kprobes_arch.h), text_mutex not held.
+ * Return: 0, or -EILSEQ (*@why says why).
+ */
+int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
+{
+	unsigned long size, offset, pos, from = 0, to = 0;
+	u8 buf[KPROBE_DECODE_CHUNK];
+	bool in_lrsc = false;
+	unsigned int len;
+	u32 insn;
+
+	kprobe_assert_locked();
+	if (!kprobe_sym_size_offset(addr, &size, &offset) || !size) {
+		*why = "size of the function unknown";
+		return -EILSEQ;
+	}
+
+	pos = addr - offset;
+	/* ftrace rewrites function entries under text_mutex. */
+	mutex_lock(&text_mutex);
+	while (pos < addr) {
+		if (pos + MAX_INSN_SIZE > to) {
+			from = pos;
+			to = min(addr - offset + size, from + sizeof(buf));
+			if (to - from < 2 ||
+			    kprobe_copy_original_text(buf, from, to - from))
+				break;
+		}
+		len = kprobe_insn_len(&buf[pos - from]);
+		if (!len || pos + len > to)
+			break;
+		insn = buf[pos - from] | (buf[pos - from + 1] << 8);
+		if (len == 4)
+			insn |= (buf[pos - from + 2] | buf[pos - from + 3] << 8) << 16;
+		if (kprobe_insn_is_lr(insn))
+			in_lrsc = true;
+		else if (kprobe_insn_is_sc(insn))
+			in_lrsc = false;
+		pos += len;
+	}
+	mutex_unlock(&text_mutex);
+
+	if (pos != addr) {
+		*why = "not at an instruction boundary";
+		return -EILSEQ;
+	}
+	if (in_lrsc) {
+		*why = "inside an lr/sc sequence";
+		return -EILSEQ;
+	}
+	return 0;
+}
+
+/**
+ * arch_populate_kprobe_blacklist() - riscv text that is never probed
+ *
+ * The core already refuses entry and noinstr text, and the trap entry's
+ * assembly carries ASM_NOKPROBE().  What riscv adds is __switch_to(),
+ * which changes tasks half way: its entry and its return are seen by
+ * different tasks, so neither kprobes nor kretprobes are allowed there.
+ *
+ * Return: 0 or a negative errno.
+ */
+int arch_populate_kprobe_blacklist(void)
+{
+	int ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);
+
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * arch_init_kprobes() - riscv part of kprobes initialisation
+ *
+ * Return: 0.
+ */
+int __init arch_init_kprobes(void)
+{
+	return 0;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * riscv kprobes: what the files of the back-end share.  The per-hart
+ * state machine is documented in <asm/kprobes.h>; what the generic core
+ * offers and expects is the contract in <linux/kprobes_arch.h>, the only
+ * core header used here.
+ *
+ *   decode.c     pure: an instruction in, a struct kprobe_decoded out
+ *                (its length, step or simulate, or why it is refused)
+ *   simulate.c   the simulation routines (trap path)
+ *   core.c       prepare/arm/disarm/remove, the breakpoint and fault
+ *                handlers, the state machine, address and blacklist hooks
+ *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
+ *
+ * The decoder and simulator of riscv's uprobes (decode-insn.c,
+ * simulate-insn.c) are uprobes' own; kprobes does not use them.
+ */
+#ifndef _RISCV_KERNEL_PROBES_KPROBES_H
+#define _RISCV_KERNEL_PROBES_KPROBES_H
+
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
+#include <linux/ptrace.h>
+
+/*
+ * ftrace's patchable function entry (auipc + jalr, or two nops), which a
+ * function entry probe skips: see arch_adjust_kprobe_addr().
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE
+#define KPROBE_FTRACE_ENTRY_BYTES	MCOUNT_INSN_SIZE
+#else
+#define KPROBE_FTRACE_ENTRY_BYTES	0
+#endif
+
+/* Is the 16-bit parcel @lo the start of a 16-bit instruction? */
+static __always_inline bool kprobe_insn_is_16bit(u16 lo)
+{
+	return (lo & 3) != 3;
+}
+
+/**
+ * struct kprobe_decoded - what decode.c found out about one instruction
+ * @ainsn: the per-probe data, except @ainsn.slot
+ * @reason: why the instruction is refused (NULL when accepted)
+ */
+struct kprobe_decoded {
+	struct arch_specific_insn ainsn;
+	const char *reason;
+};
+
+/* decode.c */
+int kprobe_decode_insn(const u8 *text, unsigned int avail,
+		       struct kprobe_decoded *d);
+unsigned int kprobe_insn_len(const u8 *text);
+bool kprobe_insn_is_lr(u32 insn);
+bool kprobe_insn_is_sc(u32 insn);
+
+/* simulate.c: the routines decode.c hands out */
+void kprobe_sim_jal(const struct arch_specific_insn *ai, unsigned long addr,
+		    struct pt_regs *regs);
+void kprobe_sim_jalr(const struct arch_specific_insn *ai, unsigned long addr,
+		     struct pt_regs *regs);
+void kprobe_sim_auipc(const struct arch_specific_insn *ai, unsigned long addr,
+		      struct pt_regs *regs);
+void kprobe_sim_branch(const struct arch_specific_insn *ai, unsigned long addr,
+		       struct pt_regs *regs);
+void kprobe_sim_c_j(const struct arch_specific_insn *ai, unsigned long addr,
+		    struct pt_regs *regs);
+void kprobe_sim_c_jal(const struct arch_specific_insn *ai, unsigned long addr,
+		      struct pt_regs *regs);
+void kprobe_sim_c_jr(const struct arch_specific_insn *ai, unsigned long addr,
+		     struct pt_regs *regs);
+void kprobe_sim_c_jalr(const struct arch_specific_insn *ai,
+		       unsigned long addr, struct pt_regs *regs);
+void kprobe_sim_c_bz(const struct arch_specific_insn *ai, unsigned long addr,
+		     struct pt_regs *regs);
+
+/*
+ * The edges of the per-hart state machine, bit (from * 8 + to).
+ * REENTERED is entered only by kprobe_push() and left only by
+ * kprobe_pop(); BUSY is entered and left only by arch_kprobe_busy_begin()
+ * and arch_kprobe_busy_end(), which save and restore the state.
+ */
+#define KPROBE_EDGE(from, to)	(1ULL << ((from) * 8 + (to)))
+#define KPROBE_CPU_EDGES						\
+	(KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER) |		\
+	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING) |		\
+	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_POST) |		\
+	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE) |		\
+	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_POST) |		\
+	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE) |		\
+	 KPROBE_EDGE(KPROBE_CPU_POST, KPROBE_CPU_IDLE))
+
+/* core.c: the report of an illegal change, out of line */
+void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
+
+/*
+ * Change this hart's state to @state.  Warns about a change the state
+ * machine does not have (a bug in the trap code) and changes it anyway,
+ * so that the hart keeps going.
+ */
+static nokprobe_inline void kprobe_set_state(struct kprobe_ctlblk *kcb,
+					     u8 state)
+{
+	u8 cur = kcb->state;
+
+	BUILD_BUG_ON(KPROBE_CPU_NR_STATES > 8);
+	if (unlikely(cur >= KPROBE_CPU_NR_STATES ||
+		     !(KPROBE_CPU_EDGES & KPROBE_EDGE(cur, state))))
+		kprobe_bad_state(kcb, state);
+	kcb->state = state;
+}
+
+/*
+ * kprobe_set_state() where the caller knows the current state: the edge
+ * is checked at build time, "still in @from" at run time.
+ */
+static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
+					      u8 from, u8 to)
+{
+	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
+	if (unlikely(kcb->state != from))
+		kprobe_bad_state(kcb, to);
+	kcb->state = to;
+}
+
+/* kretprobe.c, called from kretprobe_trampoline.S */
+__visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
+
+#endif /* _RISCV_KERNEL_PROBES_KPROBES_H */

@@ -15,7 +15,7 @@ export BASE BUILD BASELINE JOBS PREEMPT ARCH
 # Optional knobs, passed to the scripts when set (see "make help").
 export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter 1,$(PREEMPT)),-preempt)
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter 1,$(PREEMPT)),-preempt)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
@@ -28,7 +28,7 @@ help:
 	@echo '  deps       install missing host packages (as root), or name them'
 	@echo '  prepare    lay out the work tree: base + overlay + patches/'
 	@echo '  config     configure from kernel/configs/kprobes-test.config'
-	@echo '  build      build bzImage and modules (ccache)'
+	@echo '  build      build bzImage (riscv64: Image) and modules (ccache)'
 	@echo '  initramfs  build the busybox initramfs'
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
@@ -43,6 +43,7 @@ help:
 	@echo '  BASELINE=1 upstream kprobes instead of ours, same config and tests'
 	@echo '  PREEMPT=1  CONFIG_PREEMPT=y config (+ kprobes-test-preempt.config), *-preempt dirs'
 	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
+	@echo '  ARCH=riscv64  cross-built riscv64 kernel, qemu-system-riscv64 (+ kprobes-test-riscv64.config), *-riscv64 dirs'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
 	@echo '  TIMEOUT=   seconds before a boot counts as hung [900; shell: none]'
 	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
@@ -88,7 +89,9 @@ bench: deps
 clean:
 	rm -rf $(BUILD)/ours $(BUILD)/baseline $(BUILD)/ours-preempt \
 		$(BUILD)/baseline-preempt $(BUILD)/ours-i386 $(BUILD)/baseline-i386 \
-		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt
+		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt \
+		$(BUILD)/ours-riscv64 $(BUILD)/baseline-riscv64 \
+		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt
 
 distclean:
 	rm -rf $(BUILD)

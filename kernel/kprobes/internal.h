@@ -91,6 +91,15 @@
 struct dentry;
 
 /*
+ * Only an architecture with OPTPROBES sizes detour buffers
+ * (<linux/kprobes_arch.h>); without it the detour allocator in slots.c is
+ * built all the same, never called, and sized like an instruction slot.
+ */
+#ifndef KPROBE_OPTSLOT_BYTES
+#define KPROBE_OPTSLOT_BYTES	KPROBE_SLOT_BYTES
+#endif
+
+/*
  * rcu_dereference() for what the hit path reads.  Hits run with preemption
  * or interrupts disabled, which makes them RCU readers, so !preemptible()
  * is tested first: under CONFIG_PROVE_LOCKING rcu_read_lock_any_held()

@@ -20,11 +20,16 @@ static char *symbol = "kernel_clone";
 module_param(symbol, charp, 0444);
 MODULE_PARM_DESC(symbol, "function to probe (default kernel_clone)");
 
-/* Pick what to print from a probe hit; the same for both handlers. */
+/*
+ * Pick what to print from a probe hit; the same for both handlers.  Only
+ * the portable accessors of <asm/ptrace.h>, so that the sample builds on
+ * every architecture with kprobes.
+ */
 static void log_hit(const char *stage, struct kprobe *p, struct pt_regs *regs)
 {
-	pr_info("%s %s (%pS): ip=%pS flags=%#lx\n", stage, p->symbol_name,
-		p->addr, (void *)instruction_pointer(regs), regs->flags);
+	pr_info("%s %s (%pS): ip=%pS sp=%#lx\n", stage, p->symbol_name,
+		p->addr, (void *)instruction_pointer(regs),
+		kernel_stack_pointer(regs));
 }
 
 static int on_hit(struct kprobe *p, struct pt_regs *regs)

@@ -180,15 +180,9 @@ asmlinkage void arch_kretprobe_trampoline(void);
 
 #else /* !CONFIG_KPROBES */
 
-static inline bool kprobe_breakpoint_handler(struct pt_regs *regs)
-{
-	return false;
-}
-
-static inline bool kprobe_single_step_handler(struct pt_regs *regs)
-{
-	return false;
-}
+/* Without kprobes, no ebreak that handle_break() sees is a probe's. */
+#define kprobe_breakpoint_handler(regs)		({ (void)(regs); false; })
+#define kprobe_single_step_handler(regs)	({ (void)(regs); false; })
 
 #endif /* CONFIG_KPROBES */
 

@@ -55,6 +55,7 @@ noinline void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state)
 	WARN_ONCE(1, "kprobes: illegal CPU state change %u -> %u\n",
 		  kcb->state, state);
 }
+
 NOKPROBE_SYMBOL(kprobe_bad_state);
 
 /*
@@ -111,6 +112,7 @@ static void __noreturn kprobe_nest_overflow(struct kprobe *p)
 	panic("kprobes: probes nested more than %d deep on CPU %d\n",
 	      KPROBE_NEST_MAX, smp_processor_id());
 }
+
 NOKPROBE_SYMBOL(kprobe_nest_overflow);
 
 /**
@@ -128,6 +130,7 @@ unsigned long arch_kprobe_busy_begin(void)
 	kcb->state = KPROBE_CPU_BUSY;
 	return state;
 }
+
 NOKPROBE_SYMBOL(arch_kprobe_busy_begin);
 
 /**
@@ -141,6 +144,7 @@ void arch_kprobe_busy_end(unsigned long saved)
 	WARN_ON_ONCE(kcb->state != KPROBE_CPU_BUSY);
 	kcb->state = saved;
 }
+
 NOKPROBE_SYMBOL(arch_kprobe_busy_end);
 
 /* ---------------------------------------------------------------------
@@ -192,6 +196,7 @@ static void kprobe_insn_done(struct kprobe *p, struct pt_regs *regs,
 	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
 }
+
 NOKPROBE_SYMBOL(kprobe_insn_done);
 
 /* A hit on an idle hart: the handlers run. */
@@ -217,6 +222,7 @@ static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 	kprobe_start_step(p, regs, kcb);
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
+
 NOKPROBE_SYMBOL(kprobe_hit);
 
 /*
@@ -238,6 +244,7 @@ static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
 		kprobe_nest_overflow(p);
 	kprobe_start_step(p, regs, kcb);
 }
+
 NOKPROBE_SYMBOL(kprobe_reenter);
 
 /* Is there any breakpoint instruction at @addr (ours or another's)? */
@@ -288,6 +295,7 @@ bool kprobe_breakpoint_handler(struct pt_regs *regs)
 	 */
 	return !kprobe_is_breakpoint_at(addr);
 }
+
 NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
 
 /**
@@ -319,6 +327,7 @@ bool kprobe_single_step_handler(struct pt_regs *regs)
 	kprobe_insn_done(p, regs, kcb);
 	return true;
 }
+
 NOKPROBE_SYMBOL(kprobe_single_step_handler);
 
 /**
@@ -363,6 +372,7 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 	}
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
 /**
@@ -382,6 +392,7 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 {
 	return NOTIFY_DONE;
 }
+
 NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 
 /* ---------------------------------------------------------------------

@@ -26,6 +26,7 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri,
 	ri->fp = (void *)regs->sp;
 	regs->ra = (unsigned long)kretprobe_trampoline_addr();
 }
+
 NOKPROBE_SYMBOL(arch_prepare_kretprobe);
 
 /**
@@ -49,4 +50,5 @@ __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs)
 	 */
 	return kretprobe_trampoline_handler(regs, (void *)regs->sp);
 }
+
 NOKPROBE_SYMBOL(arch_kretprobe_trampoline_callback);

@@ -48,6 +48,7 @@ void kprobe_sim_jal(const struct arch_specific_insn *ai, unsigned long addr,
 	kp_set_reg(regs, KP_RD(ai->insn), addr + 4);
 	regs->epc = addr + (long)riscv_insn_extract_jtype_imm(ai->insn);
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_jal);
 
 /* jalr rd, imm(rs1): the target is read before rd is written (rd == rs1) */
@@ -60,6 +61,7 @@ void kprobe_sim_jalr(const struct arch_specific_insn *ai, unsigned long addr,
 	kp_set_reg(regs, KP_RD(ai->insn), addr + 4);
 	regs->epc = to;
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_jalr);
 
 /* auipc rd, imm: rd = the instruction's own address + imm << 12 */
@@ -71,6 +73,7 @@ void kprobe_sim_auipc(const struct arch_specific_insn *ai, unsigned long addr,
 	kp_set_reg(regs, KP_RD(ai->insn), addr + (long)upper);
 	regs->epc = addr + 4;
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_auipc);
 
 /* beq, bne, blt, bge, bltu, bgeu (decode.c refused funct3 2 and 3) */
@@ -106,6 +109,7 @@ void kprobe_sim_branch(const struct arch_specific_insn *ai, unsigned long addr,
 	else
 		regs->epc = addr + 4;
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_branch);
 
 /* c.j imm */
@@ -114,6 +118,7 @@ void kprobe_sim_c_j(const struct arch_specific_insn *ai, unsigned long addr,
 {
 	regs->epc = addr + (long)(s32)RVC_EXTRACT_JTYPE_IMM(ai->insn);
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_c_j);
 
 /* c.jal imm (rv32 only): c.j that links in ra */
@@ -123,6 +128,7 @@ void kprobe_sim_c_jal(const struct arch_specific_insn *ai, unsigned long addr,
 	regs->ra = addr + 2;
 	kprobe_sim_c_j(ai, addr, regs);
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_c_jal);
 
 /* c.jr rs1 (rs1 != x0) */
@@ -131,6 +137,7 @@ void kprobe_sim_c_jr(const struct arch_specific_insn *ai, unsigned long addr,
 {
 	regs->epc = kp_reg(regs, KP_C_RS1(ai->insn)) & ~1UL;
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_c_jr);
 
 /* c.jalr rs1 (rs1 != x0): the target is read before ra is written */
@@ -142,6 +149,7 @@ void kprobe_sim_c_jalr(const struct arch_specific_insn *ai,
 	regs->ra = addr + 2;
 	regs->epc = to;
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_c_jalr);
 
 /* c.beqz / c.bnez rs1', imm: funct3 bit 0 (instruction bit 13) picks bnez */
@@ -156,4 +164,5 @@ void kprobe_sim_c_bz(const struct arch_specific_insn *ai, unsigned long addr,
 	else
 		regs->epc = addr + 2;
 }
+
 NOKPROBE_SYMBOL(kprobe_sim_c_bz);

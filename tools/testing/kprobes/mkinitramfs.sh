@@ -58,6 +58,10 @@ for helper in kp-exit kp-perf kp-bpf; do
 done
 install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
 echo "kprobes-guest" > "$ROOT/etc/hostname"
+# An unprivileged user for the tests that read as one (list_nonroot.sh).
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
+	> "$ROOT/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 
 cp -a "$KP_DIR/modroot/lib/modules" "$ROOT/lib/"
 

@@ -20,18 +20,20 @@ require_root
 require_kprobes_debugfs
 require_kprobe_events
 
-# Run "$@" (simple words only) as uid/gid 65534.
+# Run "$@" (simple words only) as user nobody: su where there is such a
+# user, else util-linux's setpriv (busybox's has no --reuid).
 as_nobody()
 {
-	if command -v setpriv >/dev/null 2>&1; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	else
+	if id nobody >/dev/null 2>&1; then
 		su -s /bin/sh nobody -c "$*"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
 	fi
 }
 
-if ! command -v setpriv >/dev/null 2>&1 && ! id nobody >/dev/null 2>&1; then
-	skip_all "neither setpriv nor a user 'nobody' to read the files as"
+if ! id nobody >/dev/null 2>&1 &&
+   ! setpriv --help 2>&1 | grep -q -- --reuid; then
+	skip_all "neither a user 'nobody' nor util-linux setpriv"
 fi
 
 KPTR=/proc/sys/kernel/kptr_restrict

@@ -8,14 +8,16 @@ BASE		?= /usr/src/linux-source-6.12.tar.xz
 BUILD		?= build
 BASELINE	?=
 PREEMPT		?=
+PROD		?=
 ARCH		?=
 JOBS		?= $(shell nproc)
 
-export BASE BUILD BASELINE JOBS PREEMPT ARCH
+export BASE BUILD BASELINE JOBS PREEMPT PROD ARCH
 # Optional knobs, passed to the scripts when set (see "make help").
-export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS
+export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS \
+	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter 1,$(PREEMPT)),-preempt)
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(PROD)),-prod)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
@@ -33,7 +35,7 @@ help:
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
 	@echo '  shell      boot to an interactive shell on the serial console'
-	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench.csv, .svg'
+	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
 	@echo '  matrix     the built-only configurations: Debian amd64 (compile), KPROBES=n'
 	@echo '  clean      remove the flavour directories (keep the base extraction)'
 	@echo '  distclean  remove $(BUILD)/ entirely'
@@ -42,6 +44,8 @@ help:
 	@echo '  BUILD=     output directory [$(BUILD)]'
 	@echo '  BASELINE=1 upstream kprobes instead of ours, same config and tests'
 	@echo '  PREEMPT=1  CONFIG_PREEMPT=y config (+ kprobes-test-preempt.config), *-preempt dirs'
+	@echo '  PROD=1     production config, no lockdep (+ kprobes-test-prod.config), *-prod dirs'
+	@echo '  BENCH_CONFIG=  what make bench measures: prod (PROD=1 config) or debug [prod]'
 	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
 	@echo '  ARCH=riscv64  cross-built riscv64 kernel, qemu-system-riscv64 (+ kprobes-test-riscv64.config), *-riscv64 dirs'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
@@ -91,7 +95,8 @@ clean:
 		$(BUILD)/baseline-preempt $(BUILD)/ours-i386 $(BUILD)/baseline-i386 \
 		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt \
 		$(BUILD)/ours-riscv64 $(BUILD)/baseline-riscv64 \
-		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt
+		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt \
+		$(BUILD)/ours-prod $(BUILD)/baseline-prod
 
 distclean:
 	rm -rf $(BUILD)

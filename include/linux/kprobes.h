@@ -56,6 +56,9 @@ struct kretprobe_instance;
 
 /**
  * typedef kprobe_pre_handler_t - called before the probed instruction runs
+ * @p: the registered kprobe that was hit
+ * @regs: the registers at the hit; the instruction pointer is the probe
+ *	address plus the length of the breakpoint (x86: + 1)
  *
  * Return 0 to let the probed instruction run (then the post handler, if
  * any, is called).  Return non-zero after changing regs->ip to resume
@@ -68,6 +71,9 @@ typedef int (*kprobe_pre_handler_t)(struct kprobe *p, struct pt_regs *regs);
 
 /**
  * typedef kprobe_post_handler_t - called after the probed instruction ran
+ * @p: the registered kprobe that was hit
+ * @regs: the registers after the instruction, as if it had run in place
+ * @flags: always 0
  */
 typedef void (*kprobe_post_handler_t)(struct kprobe *p, struct pt_regs *regs,
 				      unsigned long flags);
@@ -115,6 +121,11 @@ struct kprobe {
 
 /**
  * typedef kretprobe_handler_t - kretprobe entry or return handler
+ * @ri: the instance of this call: ri->data holds the kretprobe's
+ *	data_size bytes, private to the call
+ * @regs: at entry, the registers of the probed function's first
+ *	instruction; at return, those at its return (the return value in
+ *	regs_return_value())
  *
  * As an entry handler, a non-zero return means "do not track this call":
  * the return handler will not run for it.

@@ -19,7 +19,7 @@
  *      filled by arch_kprobe_prepare(), freed by arch_remove_kprobe();
  *    - the per-CPU probe state, which belongs to the architecture alone:
  *      the core never reads or writes it, and asks for a busy section
- *      through arch_kprobe_busy_begin()/end();
+ *      through arch_kprobe_busy_begin()/end(), static inlines here;
  *    - arch_kretprobe_trampoline() (CONFIG_KRETPROBES);
  *    - KPROBE_OPT_PATCH_MAX, KPROBE_OPT_REGION_MAX, KPROBE_OPTSLOT_BYTES
  *      (CONFIG_OPTPROBES).
@@ -27,8 +27,8 @@
  *    (x86: kprobe_int3_handler(), kprobe_fault_handler(); the mm fault
  *    path calls kprobe_page_fault(), which calls kprobe_fault_handler()).
  *    They look the site up with kprobe_hit_find(), run its handlers with
- *    kprobe_hit_pre()/kprobe_hit_post() and execute or emulate the probed
- *    instruction themselves.
+ *    kprobe_hit_pre()/kprobe_hit_post() (section C) and execute or
+ *    emulate the probed instruction themselves.
  * 4. The functions below marked "arch" are implemented; the ones marked
  *    "weak" have a default in the core that is right unless the
  *    architecture can do better.
@@ -52,7 +52,9 @@
 #ifndef _LINUX_KPROBES_ARCH_H
 #define _LINUX_KPROBES_ARCH_H
 
+#include <linux/hash.h>
 #include <linux/kprobes.h>
+#include <linux/rcupdate.h>
 
 #ifdef CONFIG_KPROBES
 
@@ -118,15 +120,19 @@ void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr);
 bool arch_kprobe_boostable(struct kprobe *p);
 
 /*
- * Busy sections (arch; hit).  kprobe_busy_begin() makes this CPU look as
- * if a probe were running, so that probes hit meanwhile are missed; the
- * core sets current_kprobe, the architecture its own per-CPU state:
- * arch_kprobe_busy_begin() enters its busy state and returns what it has
- * to restore, arch_kprobe_busy_end() gets that back.  Called only for the
- * outermost of nested sections, with preemption disabled.
+ * Busy sections (arch, static inline in <asm/kprobes.h>; hit).
+ * kprobe_busy_begin() makes this CPU look as if a probe were running, so
+ * that probes hit meanwhile are missed; the core sets current_kprobe, the
+ * architecture its own per-CPU state:
+ *
+ *	unsigned long arch_kprobe_busy_begin(void);
+ *	void arch_kprobe_busy_end(unsigned long saved);
+ *
+ * The first enters the architecture's busy state and returns what it has
+ * to restore, the second gets that back.  Called only for the outermost
+ * of nested sections, with preemption disabled.  Inline because every
+ * kretprobe return runs in a busy section.
  */
-unsigned long arch_kprobe_busy_begin(void);
-void arch_kprobe_busy_end(unsigned long saved);
 
 /* Once at boot, before any probe (arch; process context). */
 int arch_init_kprobes(void);
@@ -254,31 +260,6 @@ void arch_optprobe_release(struct kprobe_opt_insn *oi);
 void kprobe_assert_locked(void);
 
 /*
- * The hit path (hit).  kprobe_hit_find() returns the kprobe of the live
- * site at @addr, or NULL; a site armed through ftrace has
- * KPROBE_FLAG_FTRACE and no breakpoint of ours.  kprobe_hit_pre() runs the
- * pre handlers of every enabled member and returns non-zero if one of
- * them changed the instruction pointer (then the probed instruction must
- * not run, and no post handler either).  kprobe_hit_post() runs the post
- * handlers; @post is READ_ONCE(@p->post_handler), read once by the caller
- * (not NULL), which tells whether there are any.  The caller sets
- * current_kprobe to @p around both, and keeps its own per-CPU state.
- */
-struct kprobe *kprobe_hit_find(unsigned long addr);
-int kprobe_hit_pre(struct kprobe *p, struct pt_regs *regs);
-void kprobe_hit_post(struct kprobe *p, kprobe_post_handler_t post,
-		     struct pt_regs *regs);
-
-/*
- * Where a breakpoint hit on @p must go instead of executing the probed
- * instruction in place, or 0.  While a site's detour is published
- * (optimization in progress or done), the region must not be entered in
- * place: the copy in the detour runs it.  Never for a site with a post
- * handler (hit).
- */
-unsigned long kprobe_hit_resume(struct kprobe *p);
-
-/*
  * Instruction slots (locked): KPROBE_SLOT_BYTES of executable memory,
  * filled with BREAKPOINT_INSTRUCTION, written with the base's text_poke
  * helpers.  A freed slot is reused only once no task or CPU can be inside
@@ -302,6 +283,163 @@ int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len);
  */
 bool kprobe_sym_size_offset(unsigned long addr, unsigned long *size,
 			    unsigned long *offset);
+
+/* ---------------------------------------------------------------------
+ * C. The hit path, offered by the core inline
+ * ---------------------------------------------------------------------
+ *
+ * Every probe hit finds its site and runs its handlers through the four
+ * helpers below.  They are inline because they run on every hit, and a
+ * call each would cost more than the lookup itself; so the two structures
+ * they read are laid out here.  Both are the core's: written only by it
+ * (under the registration lock), read only by these helpers.
+ */
+
+/**
+ * struct kprobe_hit_table - the address table: site kprobes by address
+ * @order: log2 of the number of buckets
+ * @shift: 64 - @order (the hash is the top @order bits of addr * phi)
+ * @mask: number of buckets - 1
+ * @live: sites in the table (core)
+ * @used: buckets not empty (core)
+ * @rcu: deferred free of a replaced table (core)
+ * @bucket: NULL (empty, ends a search), a site's kprobe, or a removed
+ *	entry, a kprobe whose addr is NULL (never matches)
+ *
+ * Open addressing with linear probing; there is always an empty bucket.
+ * A new table is published with rcu_assign_pointer(kprobe_hit_table).
+ */
+struct kprobe_hit_table {
+	unsigned int order;
+	unsigned int shift;
+	unsigned long mask;
+	unsigned int live;
+	unsigned int used;
+	struct rcu_head rcu;
+	struct kprobe __rcu *bucket[];
+};
+
+extern struct kprobe_hit_table __rcu *kprobe_hit_table;
+
+/**
+ * struct kprobe_hit_site - what the hit path reads of a probe site
+ * @kp: the site's kprobe, the one the table holds: its pre_handler
+ *	(post_handler) runs every enabled member's; post_handler is NULL
+ *	when no member has one
+ * @solo: the only enabled member, when it has a pre handler: called
+ *	directly instead of walking the members; else NULL
+ * @resume: where a breakpoint hit goes instead of executing the probed
+ *	instruction in place while the site's detour is published, or 0
+ *	(see kprobe_hit_resume())
+ */
+struct kprobe_hit_site {
+	struct kprobe kp;
+	struct kprobe *solo;
+	unsigned long resume;
+};
+
+/*
+ * The search in table @t (core: also under its lock).  Buckets need no
+ * lockdep predicate of their own: whoever may read @t may read them.
+ */
+static __always_inline struct kprobe *
+kprobe_hit_table_search(struct kprobe_hit_table *t, unsigned long addr)
+{
+	struct kprobe *p;
+	unsigned long i;
+
+	for (i = (u64)addr * GOLDEN_RATIO_64 >> t->shift; ;
+	     i = (i + 1) & t->mask) {
+		/* Pairs with rcu_assign_pointer() of the bucket. */
+		p = rcu_dereference_raw(t->bucket[i]);
+		if (!p || (unsigned long)p->addr == addr)
+			return p;
+	}
+}
+
+/**
+ * kprobe_hit_find() - the probe a CPU trapped on
+ * @addr: the trap address, never NULL
+ *
+ * The table pointer is read without a lockdep predicate: hits run with
+ * preemption or interrupts disabled, which makes them RCU readers, and
+ * under CONFIG_PROVE_LOCKING the check would cost as much as the hit.
+ * Context: hit.
+ * Return: the kprobe of the site at @addr, or NULL.  A site armed through
+ * ftrace has KPROBE_FLAG_FTRACE and no breakpoint of ours.
+ */
+static __always_inline struct kprobe *kprobe_hit_find(unsigned long addr)
+{
+	return kprobe_hit_table_search(rcu_dereference_raw(kprobe_hit_table),
+				       addr);
+}
+
+static __always_inline struct kprobe_hit_site *kprobe_hit_site(struct kprobe *p)
+{
+	return container_of(p, struct kprobe_hit_site, kp);
+}
+
+/**
+ * kprobe_hit_pre() - run the pre handlers of a hit site
+ * @p: the site's kprobe, from kprobe_hit_find()
+ * @regs: the registers of the hit
+ *
+ * Context: hit, with current_kprobe set to @p by the caller.
+ * Return: non-zero if a handler changed the instruction pointer: then
+ * the probed instruction must not run, and no post handler either.
+ */
+static __always_inline int kprobe_hit_pre(struct kprobe *p,
+					  struct pt_regs *regs)
+{
+	struct kprobe *m = READ_ONCE(kprobe_hit_site(p)->solo);
+
+	/*
+	 * A member being disabled stops being solo before its site's text
+	 * is disarmed: a hit in between runs it, as if it came earlier.
+	 */
+	if (m)
+		return m->pre_handler(m, regs);
+	return p->pre_handler(p, regs);
+}
+
+/**
+ * kprobe_hit_post() - run the post handlers of a hit site
+ * @p: the site's kprobe
+ * @post: READ_ONCE(@p->post_handler), read once by the caller, not NULL
+ * @regs: the registers after the probed instruction
+ *
+ * Context: hit, with current_kprobe set to @p by the caller.
+ */
+static __always_inline void kprobe_hit_post(struct kprobe *p,
+					    kprobe_post_handler_t post,
+					    struct pt_regs *regs)
+{
+	struct kprobe *m = READ_ONCE(kprobe_hit_site(p)->solo);
+
+	if (!m)
+		post(p, regs, 0);
+	else if (m->post_handler)
+		m->post_handler(m, regs, 0);
+}
+
+/**
+ * kprobe_hit_resume() - where a hit goes instead of running in place
+ * @p: the site's kprobe
+ *
+ * While a site's detour is published (CONFIG_OPTPROBES), its region must
+ * not be entered in place: a hit goes to the detour's copy of the region,
+ * which jumps back after it.  Never for a site with a post handler, which
+ * needs the instruction stepped.
+ * Context: hit.
+ * Return: that address, or 0 to execute the instruction as usual.
+ */
+static __always_inline unsigned long kprobe_hit_resume(struct kprobe *p)
+{
+	if (!IS_ENABLED(CONFIG_OPTPROBES) || READ_ONCE(p->post_handler))
+		return 0;
+	/* Pairs with the store-release of the core: the detour is written. */
+	return smp_load_acquire(&kprobe_hit_site(p)->resume);
+}
 
 #endif /* CONFIG_KPROBES */
 

@@ -186,22 +186,39 @@ enum kprobe_site_state {
  * @nr_post: enabled members with a post_handler; kprobe_mutex
  * @solo: the only enabled member if it has a pre handler, else NULL;
  *	written under kprobe_mutex, read by the dispatchers
+ * @resume: the detour's copy of the region while it is published
+ *	(optimizer.c), else 0; written under kprobe_mutex, read by the
+ *	hit path (kprobe_hit_resume())
  * @mod: module owning the text, or NULL for core kernel text
  * @opt: jump optimization (optimizer.c), NULL until the site was first a
  *	candidate; set under kprobe_mutex, read by the trap path
  * @rcu: deferred free
  */
 struct kprobe_site {
-	struct kprobe kp;
+	/* @hit is what the hit path reads; @kp, @solo, @resume name it. */
+	union {
+		struct kprobe_hit_site hit;
+		struct {
+			struct kprobe kp;
+			struct kprobe *solo;
+			unsigned long resume;
+		};
+	};
 	struct list_head members;
 	enum kprobe_site_state state;
 	unsigned int nr_enabled;
 	unsigned int nr_post;
-	struct kprobe *solo;
 	struct module *mod;
 	struct kprobe_opt *opt;
 	struct rcu_head rcu;
 };
+
+static_assert(offsetof(struct kprobe_site, kp) ==
+	      offsetof(struct kprobe_site, hit.kp));
+static_assert(offsetof(struct kprobe_site, solo) ==
+	      offsetof(struct kprobe_site, hit.solo));
+static_assert(offsetof(struct kprobe_site, resume) ==
+	      offsetof(struct kprobe_site, hit.resume));
 
 static inline struct kprobe_site *kprobe_to_site(struct kprobe *kp)
 {
@@ -211,53 +228,6 @@ static inline struct kprobe_site *kprobe_to_site(struct kprobe *kp)
 static nokprobe_inline bool kprobe_member_off(struct kprobe *m)
 {
 	return READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
-}
-
-/**
- * kprobe_site_run_pre() - run the pre handlers of a hit site
- * @kp: the site's kprobe, as get_kprobe() returned it
- * @regs: the registers of the hit
- *
- * What the architecture calls instead of @kp->pre_handler (the site's
- * list walk): the same, with the common one-member case (@solo) inline.
- * Context: the hit path (RCU reader).
- * Return: non-zero if a handler changed regs->ip (skip the instruction).
- */
-static nokprobe_inline int kprobe_site_run_pre(struct kprobe *kp,
-					       struct pt_regs *regs)
-{
-	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
-
-	if (!m)
-		return kp->pre_handler(kp, regs);
-	/*
-	 * @solo is enabled and has a pre handler: a member being disabled or
-	 * gone is no longer solo once the site is recounted, before its text
-	 * is disarmed.  A hit in between runs the handler, as if it had come
-	 * a bit earlier.
-	 */
-	return m->pre_handler(m, regs);
-}
-
-/**
- * kprobe_site_run_post() - run the post handlers of a hit site
- * @kp: the site's kprobe
- * @post: @kp->post_handler as read once by the caller (not NULL)
- * @regs: the registers after the probed instruction
- *
- * Like kprobe_site_run_pre(), for @post.
- * Context: the hit path (RCU reader).
- */
-static nokprobe_inline void kprobe_site_run_post(struct kprobe *kp,
-						 kprobe_post_handler_t post,
-						 struct pt_regs *regs)
-{
-	struct kprobe *m = READ_ONCE(kprobe_to_site(kp)->solo);
-
-	if (!m)
-		post(kp, regs, 0);
-	else if (m->post_handler)	/* see kprobe_site_run_pre() */
-		m->post_handler(m, regs, 0);
 }
 
 /* Iterate over all live and gone sites; kprobe_mutex or RCU. */
@@ -271,78 +241,14 @@ extern struct hlist_head kprobe_all_sites;
 #define KPROBE_TABLE_MIN_ORDER	6
 
 /*
- * A removed entry: searches continue past it, inserts may reuse it.  A
- * site of its own whose address (NULL) is never probed, so that a search
- * compares addresses without testing for it first.
+ * The table itself is struct kprobe_hit_table (<linux/kprobes_arch.h>):
+ * the hit path searches it inline.  A removed entry is a tombstone:
+ * searches continue past it, inserts may reuse it.  It is a kprobe whose
+ * address (NULL) is never probed, so that a search compares addresses
+ * without testing for it first.
  */
-extern struct kprobe_site kprobe_tombstone;
+extern struct kprobe kprobe_tombstone;
 #define KPROBE_TOMBSTONE	(&kprobe_tombstone)
-
-/**
- * struct kprobe_table - one generation of the address table
- * @order: log2 of the number of buckets; constant
- * @mask: number of buckets - 1; constant
- * @shift: 64 - @order, for the hash; constant
- * @live: sites in the table; kprobe_mutex
- * @used: buckets that are not empty (sites and tombstones); kprobe_mutex
- * @rcu: deferred free once a newer table is published
- * @bucket: site pointers, NULL (empty) or KPROBE_TOMBSTONE; readers use
- *	RCU, writers hold kprobe_mutex
- */
-struct kprobe_table {
-	unsigned int order;
-	unsigned int shift;
-	unsigned long mask;
-	unsigned int live;
-	unsigned int used;
-	struct rcu_head rcu;
-	struct kprobe_site __rcu *bucket[];
-};
-
-extern struct kprobe_table __rcu *kprobe_table;
-
-/* hash_64(), with the shift precomputed: the first bucket of @addr. */
-static __always_inline unsigned long
-kprobe_table_hash(const struct kprobe_table *t, unsigned long addr)
-{
-	return (u64)addr * GOLDEN_RATIO_64 >> t->shift;
-}
-
-/*
- * The search itself, in a table read under RCU.  The buckets need no
- * lockdep predicate of their own: whoever may read @t may read them.
- */
-static __always_inline struct kprobe_site *
-kprobe_table_search(struct kprobe_table *t, unsigned long addr)
-{
-	struct kprobe_site *site;
-	unsigned long i;
-
-	/* There always is a table (table.c: kprobe_boot_table). */
-	for (i = kprobe_table_hash(t, addr); ; i = (i + 1) & t->mask) {
-		/* Pairs with rcu_assign_pointer() in kprobe_table_place(). */
-		site = rcu_dereference_raw(t->bucket[i]);
-		/* A tombstone's address is NULL: it never matches. */
-		if (!site || (unsigned long)site->kp.addr == addr)
-			return site;
-	}
-}
-
-/**
- * kprobe_site_lookup() - the site a CPU trapped on, for the hit path
- * @addr: the trap address, never NULL (so never a tombstone)
- *
- * Inline in the int3 path.  Hits run with preemption disabled, which makes
- * them RCU readers; the table pointer is read without a lockdep predicate,
- * which under CONFIG_PROVE_LOCKING would cost as much as the rest of the
- * hit.
- * Context: preemption disabled.
- * Return: the site, or NULL.
- */
-static __always_inline struct kprobe_site *kprobe_site_lookup(unsigned long addr)
-{
-	return kprobe_table_search(rcu_dereference_raw(kprobe_table), addr);
-}
 
 /* site.c */
 void kprobe_site_set_state(struct kprobe_site *site,
@@ -611,9 +517,6 @@ struct ctl_table;
  * @list: on one of the optimizer's lists; kprobe_mutex
  * @state: enum kprobe_opt_state, changed only by kprobe_opt_set_state();
  *	kprobe_mutex
- * @resume: where an int3 hit goes instead of stepping the probed
- *	instruction (the region's copy in the detour), or 0; written under
- *	kprobe_mutex, read by the trap path
  * @insn: the architecture's half (<linux/kprobes_arch.h>): the detour,
  *	the region, the replaced bytes; @insn.probe is NULL once the site
  *	is dead (its detour then runs no handler)
@@ -625,7 +528,6 @@ struct kprobe_opt {
 	struct kprobe_site *site;
 	struct list_head list;
 	u8 state;
-	unsigned long resume;
 	struct kprobe_opt_insn insn;
 };
 
@@ -639,30 +541,6 @@ void kprobe_opt_make_room(unsigned long addr);
 void kprobe_opt_wait(void);
 /* Put the bytes that jumps replaced back into @dst, a copy of @addr. */
 void kprobe_opt_original_text(void *dst, unsigned long addr, size_t len);
-
-/**
- * kprobe_opt_resume_addr() - where an int3 hit may go instead of stepping
- * @p: the site kprobe that was hit
- *
- * While a site's detour is published, its region must not be entered in
- * place: the probed instruction is not stepped, the CPU goes to the
- * detour's copy of the region instead, which jumps back after it.  Never
- * for a site with a post handler, which needs the step.  Inline: every
- * int3 hit asks.
- *
- * Context: the trap path (RCU reader).
- * Return: the address of the copy, or 0 to step as usual.
- */
-static nokprobe_inline unsigned long kprobe_opt_resume_addr(struct kprobe *p)
-{
-	struct kprobe_opt *o;
-
-	if (READ_ONCE(p->post_handler))
-		return 0;
-	o = READ_ONCE(kprobe_to_site(p)->opt);
-	/* Pairs with kprobe_opt_publish(): the detour is written before. */
-	return o ? smp_load_acquire(&o->resume) : 0;
-}
 
 /* The sysctl: false unoptimizes every site before it returns. */
 void kprobe_opt_set_enabled(bool on);
@@ -678,11 +556,6 @@ static inline void kprobe_opt_wait(void) { }
 static inline void kprobe_opt_original_text(void *dst, unsigned long addr,
 					    size_t len)
 {
-}
-
-static inline unsigned long kprobe_opt_resume_addr(struct kprobe *p)
-{
-	return 0;
 }
 #endif
 

@@ -501,7 +501,8 @@ static bool kpopt_site_waiting(unsigned long addr)
 	kp = get_kprobe((void *)addr);
 	o = kp ? READ_ONCE(kprobe_to_site(kp)->opt) : NULL;
 
-	return o && READ_ONCE(o->resume) && *(u8 *)addr == INT3_INSN_OPCODE;
+	return o && READ_ONCE(kprobe_to_site(kp)->resume) &&
+	       *(u8 *)addr == INT3_INSN_OPCODE;
 }
 
 static enum hrtimer_restart kpopt_tick(struct hrtimer *timer)

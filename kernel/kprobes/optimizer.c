@@ -170,12 +170,18 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 	case KPROBE_OPT_QUEUED:
 	case KPROBE_OPT_WAITING:
 		list_del_init(&o->list);
-		break;
+		/* Hits that already read it finish in the detour, which stays. */
+		WRITE_ONCE(site->resume, 0);
+		kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
+		return;
 	case KPROBE_OPT_OPTIMIZED:
 		kprobe_opt_mark(site, false);
 		kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
-		if (site->state == KPROBE_SITE_GONE)
-			break;
+		if (site->state == KPROBE_SITE_GONE) {
+			/* The jump stays in the dying text, never hit again. */
+			WRITE_ONCE(site->resume, 0);
+			return;
+		}
 		/* The int3 must still be under the jump: see kprobe_opt_stop(). */
 		WARN_ON_ONCE(site->state != KPROBE_SITE_ARMED);
 		/* @resume goes once the int3 is back, in kprobe_opt_unpatch(). */
@@ -184,9 +190,6 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 	default:
 		return;
 	}
-	/* Hits that already read it finish in the detour, which stays. */
-	WRITE_ONCE(o->resume, 0);
-	kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
 }
 
 static int kprobe_opt_cmp(void *priv, const struct list_head *a,
@@ -233,7 +236,7 @@ static void kprobe_opt_unpatch(struct list_head *jumps)
 	kprobe_opt_write(jumps, false);
 	list_for_each_entry_safe(o, tmp, jumps, list) {
 		list_del_init(&o->list);
-		WRITE_ONCE(o->resume, 0);
+		WRITE_ONCE(o->site->resume, 0);
 	}
 }
 
@@ -300,7 +303,7 @@ static void kprobe_opt_retire(struct kprobe_site *site)
 	 */
 	WRITE_ONCE(o->site, NULL);
 	WRITE_ONCE(o->insn.probe, NULL);
-	/* Trap handlers that still find the site step its instruction. */
+	/* Its @resume is 0 (detached above): hits step the instruction. */
 	WRITE_ONCE(site->opt, NULL);
 	list_add_tail(&o->list, &kprobe_opt_dying);
 	kprobe_opt_kick();
@@ -335,7 +338,7 @@ void kprobe_opt_update(struct kprobe_site *site)
 		o->insn.addr = (unsigned long)site->kp.addr;
 		o->insn.probe = &site->kp;
 		INIT_LIST_HEAD(&o->list);
-		/* Pairs with READ_ONCE() in kprobe_opt_resume_addr(). */
+		/* Pairs with READ_ONCE() of the site's opt. */
 		smp_store_release(&site->opt, o);
 		kprobe_opt_enqueue(o);
 	} else if (o->state == KPROBE_OPT_IDLE) {
@@ -410,8 +413,8 @@ static void kprobe_opt_publish(void)
 			kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
 			continue;
 		}
-		/* The detour is written; pairs with kprobe_opt_resume_addr(). */
-		smp_store_release(&o->resume, o->insn.copy);
+		/* The detour is written; pairs with kprobe_hit_resume(). */
+		smp_store_release(&site->resume, o->insn.copy);
 		kprobe_opt_set_state(o, KPROBE_OPT_WAITING);
 		list_add_tail(&o->list, &kprobe_opt_waiting);
 	}

@@ -2,10 +2,9 @@
 /*
  * Probe sites: one per probed address.  A site has a state (internal.h
  * draws the diagram), members (the users' kprobes) and the dispatchers
- * that run every enabled member's handlers when it is hit.  The hit-path
- * half of the architecture contract (kprobe_hit_*(), see
- * <linux/kprobes_arch.h>) is here too: the architecture asks for a site
- * and its handlers through these, never through the site itself.
+ * that run every enabled member's handlers when it is hit.  The hit path
+ * reads a site through the contract's view of it, struct kprobe_hit_site
+ * (<linux/kprobes_arch.h>), with the inline kprobe_hit_*() helpers.
  *
  * Sites change under kprobe_mutex; the hit path reads them under RCU.
  */
@@ -111,7 +110,7 @@ NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 
 /*
  * Recompute the member counts and @solo, the member that the hit path
- * (kprobe_site_run_pre() and _post() in internal.h) calls without walking
+ * (kprobe_hit_pre() and _post() in kprobes_arch.h) calls without walking
  * the list while it is the only enabled one.
  */
 void kprobe_site_recount(struct kprobe_site *site)
@@ -187,9 +186,7 @@ void kprobe_site_free(struct kprobe_site *site)
  */
 struct kprobe *get_kprobe(void *addr)
 {
-	struct kprobe_site *site = kprobe_site_lookup((unsigned long)addr);
-
-	return site ? &site->kp : NULL;
+	return kprobe_hit_find((unsigned long)addr);
 }
 
 NOKPROBE_SYMBOL(get_kprobe);
@@ -262,70 +259,3 @@ int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len)
 	kprobe_opt_original_text(dst, addr, len);
 	return 0;
 }
-
-/* ---------------------------------------------------------------------
- * The hit path's view (the core's offers of <linux/kprobes_arch.h>)
- * ---------------------------------------------------------------------
- */
-
-/**
- * kprobe_hit_find() - the probe a CPU trapped on
- * @addr: the trap address
- *
- * Context: the hit path (preemption or interrupts disabled).
- * Return: the kprobe of the live site at @addr, or NULL.
- */
-struct kprobe *kprobe_hit_find(unsigned long addr)
-{
-	struct kprobe_site *site = kprobe_site_lookup(addr);
-
-	return site ? &site->kp : NULL;
-}
-
-NOKPROBE_SYMBOL(kprobe_hit_find);
-
-/**
- * kprobe_hit_pre() - run the pre handlers of a hit site
- * @p: the site's kprobe, from kprobe_hit_find()
- * @regs: the registers of the hit
- *
- * Context: the hit path, current_kprobe set to @p.
- * Return: non-zero if a handler changed the instruction pointer.
- */
-int kprobe_hit_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	return kprobe_site_run_pre(p, regs);
-}
-
-NOKPROBE_SYMBOL(kprobe_hit_pre);
-
-/**
- * kprobe_hit_post() - run the post handlers of a hit site
- * @p: the site's kprobe
- * @post: READ_ONCE(@p->post_handler), not NULL
- * @regs: the registers after the probed instruction
- *
- * Context: the hit path, current_kprobe set to @p.
- */
-void kprobe_hit_post(struct kprobe *p, kprobe_post_handler_t post,
-		     struct pt_regs *regs)
-{
-	kprobe_site_run_post(p, post, regs);
-}
-
-NOKPROBE_SYMBOL(kprobe_hit_post);
-
-/**
- * kprobe_hit_resume() - where a hit goes instead of running in place
- * @p: the site's kprobe
- *
- * Context: the hit path.
- * Return: the address of the copy of the probed region in the site's
- * published detour, or 0: execute the instruction as usual.
- */
-unsigned long kprobe_hit_resume(struct kprobe *p)
-{
-	return kprobe_opt_resume_addr(p);
-}
-
-NOKPROBE_SYMBOL(kprobe_hit_resume);

@@ -19,36 +19,38 @@
 /* First: it defines pr_fmt. */
 #include "internal.h"
 
+#include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 /* A removed entry (see internal.h): its address, NULL, never matches. */
-struct kprobe_site kprobe_tombstone;
+struct kprobe kprobe_tombstone;
 
 /*
  * The table until kprobe_table_init() allocates the first real one: two
  * empty buckets.  So there always is a table, and a search (which an
  * int3 of somebody else's can start very early) never tests for none.
  */
-static struct kprobe_table kprobe_boot_table = {
+static struct kprobe_hit_table kprobe_boot_table = {
 	.order	= 1,
 	.shift	= 63,
 	.mask	= 1,
 	.bucket	= { NULL, NULL },
 };
 
-struct kprobe_table __rcu *kprobe_table = RCU_INITIALIZER(&kprobe_boot_table);
+struct kprobe_hit_table __rcu *kprobe_hit_table =
+	RCU_INITIALIZER(&kprobe_boot_table);
 
 /* Readers: kprobe_mutex holders (the most frequent), or RCU readers. */
 #define kprobe_table_deref(p)						\
 	rcu_dereference_check(p, lockdep_is_held(&kprobe_mutex) ||	\
 			      rcu_read_lock_any_held())
 
-static struct kprobe_table *kprobe_table_locked(void)
+static struct kprobe_hit_table *kprobe_table_locked(void)
 {
-	return rcu_dereference_protected(kprobe_table,
+	return rcu_dereference_protected(kprobe_hit_table,
 					 lockdep_is_held(&kprobe_mutex));
 }
 
@@ -61,20 +63,27 @@ static struct kprobe_table *kprobe_table_locked(void)
  */
 struct kprobe_site *kprobe_site_find(unsigned long addr)
 {
-	struct kprobe_site *site;
+	struct kprobe *p;
 
-	site = kprobe_table_search(kprobe_table_deref(kprobe_table), addr);
+	p = kprobe_hit_table_search(kprobe_table_deref(kprobe_hit_table), addr);
 	/* Only a search for NULL can end on a tombstone. */
-	return site == KPROBE_TOMBSTONE ? NULL : site;
+	return p && p != KPROBE_TOMBSTONE ? kprobe_to_site(p) : NULL;
 }
 
 NOKPROBE_SYMBOL(kprobe_site_find);
 
-/* Put @site in the first free bucket of its chain. */
-static void kprobe_table_place(struct kprobe_table *t, struct kprobe_site *site)
+/* hash_64(), with the shift precomputed: the first bucket of @addr. */
+static unsigned long kprobe_table_hash(const struct kprobe_hit_table *t,
+				       unsigned long addr)
 {
-	unsigned long i = kprobe_table_hash(t, (unsigned long)site->kp.addr);
-	struct kprobe_site *cur;
+	return (u64)addr * GOLDEN_RATIO_64 >> t->shift;
+}
+
+/* Put the site kprobe @kp in the first free bucket of its chain. */
+static void kprobe_table_place(struct kprobe_hit_table *t, struct kprobe *kp)
+{
+	unsigned long i = kprobe_table_hash(t, (unsigned long)kp->addr);
+	struct kprobe *cur;
 
 	for (;;) {
 		cur = rcu_dereference_protected(t->bucket[i],
@@ -90,7 +99,7 @@ static void kprobe_table_place(struct kprobe_table *t, struct kprobe_site *site)
 	 * Publish an initialised site; pairs with the rcu_dereference() of
 	 * the bucket in kprobe_site_find().
 	 */
-	rcu_assign_pointer(t->bucket[i], site);
+	rcu_assign_pointer(t->bucket[i], kp);
 }
 
 /*
@@ -99,9 +108,9 @@ static void kprobe_table_place(struct kprobe_table *t, struct kprobe_site *site)
  */
 static int kprobe_table_rebuild(unsigned int live)
 {
-	struct kprobe_table *old = kprobe_table_locked(), *t;
+	struct kprobe_hit_table *old = kprobe_table_locked(), *t;
 	unsigned int order, i;
-	struct kprobe_site *site;
+	struct kprobe *kp;
 
 	order = max_t(unsigned int, order_base_2(4 * (live + 1)),
 		      KPROBE_TABLE_MIN_ORDER);
@@ -112,20 +121,20 @@ static int kprobe_table_rebuild(unsigned int live)
 	t->shift = 64 - order;
 	t->mask = (1UL << order) - 1;
 	for (i = 0; i < (1U << old->order); i++) {
-		site = rcu_dereference_protected(old->bucket[i],
-						 lockdep_is_held(&kprobe_mutex));
-		if (site && site != KPROBE_TOMBSTONE)
-			kprobe_table_place(t, site);
+		kp = rcu_dereference_protected(old->bucket[i],
+					       lockdep_is_held(&kprobe_mutex));
+		if (kp && kp != KPROBE_TOMBSTONE)
+			kprobe_table_place(t, kp);
 	}
 	/*
-	 * Pairs with the rcu_dereference() of kprobe_table in
+	 * Pairs with the rcu_dereference() of kprobe_hit_table in
 	 * kprobe_site_find(): a reader sees the filled buckets.  Readers still
 	 * on the old table are covered by the grace period before it is freed.
 	 * A site inserted after this is only in the new table; it is armed
 	 * later, and the text poke that arms it orders the publication before
 	 * any CPU can hit it.
 	 */
-	rcu_assign_pointer(kprobe_table, t);
+	rcu_assign_pointer(kprobe_hit_table, t);
 	if (old != &kprobe_boot_table)
 		kvfree_rcu(old, rcu);
 	return 0;
@@ -134,7 +143,7 @@ static int kprobe_table_rebuild(unsigned int live)
 /* Make @site findable by the trap path; kprobe_mutex held. */
 int kprobe_table_insert(struct kprobe_site *site)
 {
-	struct kprobe_table *t = kprobe_table_locked();
+	struct kprobe_hit_table *t = kprobe_table_locked();
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
@@ -144,7 +153,7 @@ int kprobe_table_insert(struct kprobe_site *site)
 			return ret;
 		t = kprobe_table_locked();
 	}
-	kprobe_table_place(t, site);
+	kprobe_table_place(t, &site->kp);
 	return 0;
 }
 
@@ -154,12 +163,13 @@ int kprobe_table_insert(struct kprobe_site *site)
  */
 void kprobe_table_remove(struct kprobe_site *site)
 {
-	struct kprobe_table *t = kprobe_table_locked();
+	struct kprobe_hit_table *t = kprobe_table_locked();
 	unsigned long i;
 
 	lockdep_assert_held(&kprobe_mutex);
 	for (i = kprobe_table_hash(t, (unsigned long)site->kp.addr);
-	     rcu_access_pointer(t->bucket[i]) != site; i = (i + 1) & t->mask) {
+	     rcu_access_pointer(t->bucket[i]) != &site->kp;
+	     i = (i + 1) & t->mask) {
 		if (WARN_ON_ONCE(!rcu_access_pointer(t->bucket[i])))
 			return;
 	}

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.py BUILD_DIR - the report of make bench (see bench.sh).
+# bench.py BUILD_DIR [SUFFIX NAME] - the report of make bench (see bench.sh).
 #
-# Reads BUILD_DIR/{baseline,ours}/bench-console.log (the "kpbench,METRIC,
-# VALUE" lines of the benchmark module) and bench-boot.result (boot.sh's
-# result, for the wall time of the boot), prints the table
+# Reads BUILD_DIR/{baseline,ours}SUFFIX/bench-console.log (the "kpbench,
+# METRIC,VALUE" lines of the benchmark module) and bench-boot.result
+# (boot.sh's result, for the wall time of the boot), prints the table
 #
 #	metric | baseline | ours | ratio
 #
 # (ratio = ours / baseline, lower is better for every metric) and writes
-# BUILD_DIR/bench.csv and BUILD_DIR/bench-scaling.svg, the int3 hit cost
-# against the number of probes registered.  Exits non-zero only when a
-# flavour produced no numbers.
+# BUILD_DIR/bench-NAME.csv and BUILD_DIR/bench-NAME-scaling.svg (the int3
+# hit cost against the number of probes registered); without NAME,
+# bench.csv and bench-scaling.svg.  SUFFIX names the flavour directories
+# of a configuration ("-prod"), NAME the configuration ("prod").  Exits
+# non-zero only when a flavour produced no numbers.
 
 import os
 import re
@@ -55,9 +57,9 @@ METRICS = [
 SCALE = re.compile(r'scale(\d+)_k_ns$')
 
 
-def read_flavour(bdir, flavour):
+def read_flavour(bdir, flavour, suffix=''):
 	"""(numbers {metric: float}, notes [str]) of one flavour's bench boot."""
-	fdir = os.path.join(bdir, flavour)
+	fdir = os.path.join(bdir, flavour + suffix)
 	nums, notes = {}, []
 	try:
 		with open(os.path.join(fdir, 'bench-console.log'),
@@ -160,12 +162,16 @@ def svg_scaling(path, data):
 
 
 def main():
-	if len(sys.argv) != 2:
-		sys.exit('usage: bench.py BUILD_DIR')
+	if len(sys.argv) not in (2, 4):
+		sys.exit('usage: bench.py BUILD_DIR [SUFFIX NAME]')
 	bdir = sys.argv[1]
+	suffix, name = (sys.argv[2], sys.argv[3]) if len(sys.argv) == 4 else ('', '')
+	stem = f'bench-{name}' if name else 'bench'
 	data, notes = {}, {}
 	for fl in FLAVOURS:
-		data[fl], notes[fl] = read_flavour(bdir, fl)
+		data[fl], notes[fl] = read_flavour(bdir, fl, suffix)
+	if name:
+		print(f'configuration: {name} ({" ".join(fl + suffix for fl in FLAVOURS)})')
 
 	names = [m for m, _ in METRICS]
 	extra = sorted({k for fl in FLAVOURS for k in data[fl]} - set(names) - {'done'})
@@ -188,7 +194,7 @@ def main():
 		for n in notes[fl]:
 			print(f'{fl}: {n}')
 
-	csv = os.path.join(bdir, 'bench.csv')
+	csv = os.path.join(bdir, f'{stem}.csv')
 	with open(csv, 'w') as f:
 		f.write('metric,baseline,ours,ratio\n')
 		for metric, b, o, r in rows:
@@ -196,7 +202,7 @@ def main():
 				f'{fmt(o) if o is not None else ""},'
 				f'{f"{r:.3f}" if r is not None else ""}\n')
 	print(f'wrote {csv}')
-	svg = os.path.join(bdir, 'bench-scaling.svg')
+	svg = os.path.join(bdir, f'{stem}-scaling.svg')
 	if svg_scaling(svg, data):
 		print(f'wrote {svg}')
 

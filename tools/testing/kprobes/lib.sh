@@ -12,6 +12,8 @@
 #   BASELINE  1: build upstream's unmodified kprobes instead of ours
 #   JOBS      parallel kernel build jobs
 #   PREEMPT   1: the CONFIG_PREEMPT=y configuration (flavour dir *-preempt)
+#   PROD      1: the production configuration of make bench, without the
+#             debug options (flavour dir *-prod, kprobes-test-prod.config)
 #   ARCH      x86_64 (default), i386 (the 32-bit kernel and guest: flavour
 #             dir *-i386, kprobes-test-i386.config merged last) or riscv64
 #             (cross-built, qemu-system-riscv64: flavour dir *-riscv64,
@@ -69,6 +71,20 @@ case $PREEMPT in
 1)		KP_CONFIG=-preempt ;;
 ''|0)		KP_CONFIG= ;;
 *)		echo "$KP_PROG: PREEMPT must be 1 or empty, not '$PREEMPT'" >&2
+		exit 2 ;;
+esac
+# PROD=1: the production configuration that make bench measures (the
+# test configuration minus lockdep and the other debug options, fragment
+# kprobes-test-prod.config); one configuration at a time.
+PROD=${PROD:-}
+case $PROD in
+1)		[ -z "$KP_CONFIG" ] || {
+			echo "$KP_PROG: PROD=1 and PREEMPT=1 do not combine" >&2
+			exit 2
+		}
+		KP_CONFIG=-prod ;;
+''|0)		;;
+*)		echo "$KP_PROG: PROD must be 1 or empty, not '$PROD'" >&2
 		exit 2 ;;
 esac
 

@@ -73,6 +73,10 @@ echo "kprobes-guest" > "$ROOT/etc/hostname"
 # The kernel's configuration, for tests that depend on what the kernel
 # can do (selftests/kprobes/common.inc: kconfig, no_entry_probe).
 cp "$KP_OBJ/.config" "$ROOT/etc/kp-kernel.config"
+# An unprivileged user for the tests that read as one (list_nonroot.sh).
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
+	> "$ROOT/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 
 cp -a "$KP_DIR/modroot/lib/modules" "$ROOT/lib/"
 

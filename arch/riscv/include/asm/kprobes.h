@@ -171,6 +171,31 @@ static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 }
 
 /* Called by handle_break() (traps.c) and do_page_fault() (mm/fault.c). */
+/**
+ * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
+ *
+ * BUSY behaves as a running probe for every hit: they are re-entries.
+ * Context: preemption disabled; the outermost busy section only.
+ * Return: the state to restore, for arch_kprobe_busy_end().
+ */
+static __always_inline unsigned long arch_kprobe_busy_begin(void)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	u8 state = kcb->state;
+
+	kcb->state = KPROBE_CPU_BUSY;
+	return state;
+}
+
+/**
+ * arch_kprobe_busy_end() - leave state BUSY
+ * @saved: what arch_kprobe_busy_begin() returned
+ */
+static __always_inline void arch_kprobe_busy_end(unsigned long saved)
+{
+	get_kprobe_ctlblk()->state = saved;
+}
+
 bool kprobe_breakpoint_handler(struct pt_regs *regs);
 bool kprobe_single_step_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr);

@@ -131,38 +131,6 @@ static void __noreturn kprobe_nest_overflow(struct kprobe *p)
 
 NOKPROBE_SYMBOL(kprobe_nest_overflow);
 
-/**
- * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
- *
- * BUSY behaves as a running probe for every hit: they are re-entries.
- * Context: preemption disabled; the outermost busy section only.
- * Return: the state to restore, for arch_kprobe_busy_end().
- */
-unsigned long arch_kprobe_busy_begin(void)
-{
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	u8 state = kcb->state;
-
-	kcb->state = KPROBE_CPU_BUSY;
-	return state;
-}
-
-NOKPROBE_SYMBOL(arch_kprobe_busy_begin);
-
-/**
- * arch_kprobe_busy_end() - leave state BUSY
- * @saved: what arch_kprobe_busy_begin() returned
- */
-void arch_kprobe_busy_end(unsigned long saved)
-{
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-
-	WARN_ON_ONCE(kcb->state != KPROBE_CPU_BUSY);
-	kcb->state = saved;
-}
-
-NOKPROBE_SYMBOL(arch_kprobe_busy_end);
-
 /* ---------------------------------------------------------------------
  * The int3 path
  * ---------------------------------------------------------------------

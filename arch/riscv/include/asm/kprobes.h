@@ -170,7 +170,6 @@ static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 	return this_cpu_ptr(&kprobe_ctlblk);
 }
 
-/* Called by handle_break() (traps.c) and do_page_fault() (mm/fault.c). */
 /**
  * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
  *
@@ -196,6 +195,7 @@ static __always_inline void arch_kprobe_busy_end(unsigned long saved)
 	get_kprobe_ctlblk()->state = saved;
 }
 
+/* Called by handle_break() (traps.c) and do_page_fault() (mm/fault.c). */
 bool kprobe_breakpoint_handler(struct pt_regs *regs);
 bool kprobe_single_step_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr);

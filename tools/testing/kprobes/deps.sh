@@ -6,8 +6,9 @@
 # As root, missing packages are installed with apt-get; otherwise the
 # missing packages are named and the script fails.
 #
-# ARCH=i386 also needs gcc-multilib (gcc -m32 -static for the guest's
-# helpers) and a 32-bit static userland: Debian's busybox-static:i386 and
+# ARCH=i386 also needs gcc-12-multilib (gcc -m32 -static for the guest's
+# helpers; not gcc-multilib, which conflicts with the riscv64 cross gcc)
+# and a 32-bit static userland: Debian's busybox-static:i386 and
 # bash-static:i386, downloaded with "apt-get download" (the i386
 # architecture is added to dpkg if it is not there) and unpacked with
 # dpkg-deb -x into $BUILD/i386-userland, so nothing of the host's amd64
@@ -65,7 +66,7 @@ OPTIONAL=(
 case $KP_ARCH in
 i386)
 	REQUIRED+=(
-		"gcc-multilib:static-libc32"
+		"gcc-12-multilib:static-libc32"
 		"qemu-system-x86:qemu-system-i386"
 	) ;;
 riscv64)
@@ -95,13 +96,14 @@ static_libc()
 	[ -f "$libc" ]
 }
 
-# The same for gcc -m32 (gcc-multilib).
+# The same for gcc -m32 (gcc-12-multilib, not gcc-multilib, which
+# conflicts with the riscv64 cross compiler): a static 32-bit program that
+# includes kernel headers links, with the flags the guest's helpers get.
 static_libc32()
 {
-	local libc
-
-	libc=$(gcc -m32 -print-file-name=libc.a 2>/dev/null) || return 1
-	[ -f "$libc" ] && [ "$libc" != libc.a ]
+	printf '#include <errno.h>\n#include <linux/perf_event.h>\nint main(void) { return EINVAL; }\n' |
+		gcc -m32 -idirafter /usr/include/x86_64-linux-gnu -static \
+			-x c - -o /dev/null 2>/dev/null
 }
 
 # The guest needs a statically linked busybox; Debian's "busybox" package

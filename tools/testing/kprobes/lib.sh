@@ -123,7 +123,10 @@ case $KP_ARCH in
 i386)
 	KP_BUSYBOX=$KP_USERLAND/bin/busybox
 	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
-	KP_GUEST_CFLAGS=(-m32)
+	# <asm/*.h> for -m32 come from the x86-64 linux-libc-dev (they are
+	# bi-arch); gcc-multilib's /usr/include/asm link, which finds them
+	# otherwise, conflicts with every cross gcc (riscv64's included).
+	KP_GUEST_CFLAGS=(-m32 -idirafter /usr/include/x86_64-linux-gnu)
 	KP_QEMU=qemu-system-i386
 	KP_KBUILD_ARCH=(ARCH="$KP_ARCH") ;;
 riscv64)

@@ -94,9 +94,10 @@ clean:
 	rm -rf $(BUILD)/ours $(BUILD)/baseline $(BUILD)/ours-preempt \
 		$(BUILD)/baseline-preempt $(BUILD)/ours-i386 $(BUILD)/baseline-i386 \
 		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt \
+		$(BUILD)/ours-prod $(BUILD)/baseline-prod \
 		$(BUILD)/ours-riscv64 $(BUILD)/baseline-riscv64 \
 		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt \
-		$(BUILD)/ours-prod $(BUILD)/baseline-prod
+		$(BUILD)/ours-riscv64-prod $(BUILD)/baseline-riscv64-prod
 
 distclean:
 	rm -rf $(BUILD)

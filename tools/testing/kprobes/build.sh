@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh - build bzImage and modules in $BUILD/<flavour>/obj with ccache,
+# build.sh - build the kernel image (bzImage; Image on riscv64) and modules in $BUILD/<flavour>/obj with ccache,
 # and install the modules into $BUILD/<flavour>/modroot.
 #
 # Only one kernel build runs at a time on the machine: harness builds queue
@@ -50,8 +50,8 @@ export CCACHE_BASEDIR=$BUILD
 
 start=$(now)
 note "$KP_FLAVOUR: building with $JOBS jobs"
-kmake -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
-	KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" bzImage modules
+kmake -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
+	KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" "$KP_IMAGE" modules
 
 rm -rf "$KP_DIR/modroot"
 kmake -s INSTALL_MOD_PATH="$KP_DIR/modroot" INSTALL_MOD_STRIP=1 modules_install \

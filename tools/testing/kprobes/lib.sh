@@ -14,8 +14,10 @@
 #   PREEMPT   1: the CONFIG_PREEMPT=y configuration (flavour dir *-preempt)
 #   PROD      1: the production configuration of make bench, without the
 #             debug options (flavour dir *-prod, kprobes-test-prod.config)
-#   ARCH      x86_64 (default) or i386: the 32-bit kernel and guest
-#             (flavour dir *-i386, kprobes-test-i386.config merged last)
+#   ARCH      x86_64 (default), i386 (the 32-bit kernel and guest: flavour
+#             dir *-i386, kprobes-test-i386.config merged last) or riscv64
+#             (cross-built, qemu-system-riscv64: flavour dir *-riscv64,
+#             kprobes-test-riscv64.config merged last)
 #
 # Layout under $BUILD:
 #
@@ -23,7 +25,8 @@
 #   base-id/             which tarball (path, size, mtime) holds which version
 #   ours/ baseline/      one directory per flavour (ours-preempt/ and
 #                        baseline-preempt/ with PREEMPT=1, ours-i386/ and
-#                        baseline-i386/ with ARCH=i386):
+#                        baseline-i386/ with ARCH=i386, ours-riscv64/ and
+#                        baseline-riscv64/ with ARCH=riscv64):
 #     src/                 the kernel work tree (pristine + overlay + patches)
 #     obj/                 kbuild's O= object directory
 #     modroot/             modules_install output
@@ -31,6 +34,9 @@
 #     initramfs.cpio.gz    the initramfs image
 #     console.log          serial console of the last boot
 #     boot.result          how the last boot ended (written by boot.sh)
+#   i386-userland/       ARCH=i386: Debian's i386 busybox and bash-static
+#   riscv64-userland/    ARCH=riscv64: busybox and bash-static built from
+#                        Debian's sources (deps.sh)
 
 set -euo pipefail
 
@@ -87,31 +93,56 @@ esac
 # after the others, the guest runs in qemu-system-i386 with a 32-bit
 # userland (Debian's i386 busybox-static and bash-static, unpacked by
 # deps.sh into $BUILD/i386-userland; helpers built with gcc -m32).
+# ARCH=riscv64: kbuild gets ARCH=riscv and the riscv64-linux-gnu- cross
+# tools, kprobes-test-riscv64.config is merged last, the guest runs in
+# qemu-system-riscv64 (-M virt, OpenSBI).  Debian 12 has no riscv64 port,
+# so there is no riscv64 busybox-static to download: deps.sh builds
+# busybox and bash statically from Debian's source packages with the
+# cross compiler, into $BUILD/riscv64-userland.
 # KP_ARCH is empty for x86-64, where kbuild is not given ARCH at all (so
 # that the existing x86-64 builds keep their configuration untouched).
 ARCH=${ARCH:-}
 case $ARCH in
 i386|x86_32)	KP_ARCH=i386 ;;
+riscv64|riscv)	KP_ARCH=riscv64 ;;
 ''|x86|x86_64)	KP_ARCH= ;;
-*)		echo "$KP_PROG: ARCH must be x86_64 or i386, not '$ARCH'" >&2
+*)		echo "$KP_PROG: ARCH must be x86_64, i386 or riscv64, not '$ARCH'" >&2
 		exit 2 ;;
 esac
 KP_ARCH_SUFFIX=${KP_ARCH:+-$KP_ARCH}
-# The guest's static userland and the compiler flags of its helpers.
-KP_USERLAND=$BUILD/i386-userland
-if [ -n "$KP_ARCH" ]; then
+# The guest's static userland, the compiler of its helpers and their
+# flags, the kernel image that boot.sh boots (KP_IMAGE: kbuild target, and
+# its path under obj/) and the cross prefix of the binutils that handle
+# the guest's modules (strip).
+KP_USERLAND=$BUILD/${KP_ARCH:-x86_64}-userland
+KP_CROSS=
+KP_GUEST_CC=gcc
+KP_IMAGE=bzImage
+KP_IMAGE_PATH=arch/x86/boot/bzImage
+case $KP_ARCH in
+i386)
 	KP_BUSYBOX=$KP_USERLAND/bin/busybox
 	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
 	KP_GUEST_CFLAGS=(-m32)
 	KP_QEMU=qemu-system-i386
-	KP_KBUILD_ARCH=(ARCH="$KP_ARCH")
-else
+	KP_KBUILD_ARCH=(ARCH="$KP_ARCH") ;;
+riscv64)
+	KP_CROSS=riscv64-linux-gnu-
+	KP_GUEST_CC=${KP_CROSS}gcc
+	KP_BUSYBOX=$KP_USERLAND/bin/busybox
+	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
+	KP_GUEST_CFLAGS=()
+	KP_QEMU=qemu-system-riscv64
+	KP_IMAGE=Image
+	KP_IMAGE_PATH=arch/riscv/boot/Image
+	KP_KBUILD_ARCH=(ARCH=riscv CROSS_COMPILE="$KP_CROSS") ;;
+*)
 	KP_BUSYBOX=/bin/busybox
 	KP_BASH_STATIC=/usr/bin/bash-static
 	KP_GUEST_CFLAGS=()
 	KP_QEMU=qemu-system-x86_64
-	KP_KBUILD_ARCH=()
-fi
+	KP_KBUILD_ARCH=() ;;
+esac
 
 KP_DIR=$BUILD/$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG
 KP_SRC=$KP_DIR/src

@@ -15,7 +15,8 @@
 #   KP_INIT_HANG=1   make /init hang, to test the timeout
 #   KP_APPEND=...    extra kernel command-line arguments
 #
-# The guest stops QEMU through the isa-debug-exit device, which makes QEMU
+# The guest stops QEMU through the isa-debug-exit device (riscv64: the
+# sifive_test device, written so as to give the same), which makes QEMU
 # exit with status (guest status << 1) | 1.  Any other ending - a timeout, a
 # panic (panic=-1 reboots, -no-reboot turns that into an exit with status 0),
 # a QEMU error - is a failure, and so is a console without the guest's
@@ -44,7 +45,7 @@ esac
 ACCEL=${ACCEL:-tcg,thread=single}
 DUMP_LEAD=30
 
-KERNEL=$KP_OBJ/arch/x86/boot/bzImage
+KERNEL=$KP_OBJ/$KP_IMAGE_PATH
 INITRD=$KP_DIR/initramfs.cpio.gz
 # A bench boot keeps files of its own (bench-console.log, ...), so that a
 # make check of the same flavour meanwhile does not overwrite them.
@@ -59,32 +60,42 @@ DUMP_LINE=$KP_DIR/${P}hang-dump.line
 command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU missing; run make deps"
 
 append="console=ttyS0 panic=-1 kp.mode=$MODE"
+# riscv64: the SBI console until the 8250 driver takes over, so that a
+# panic before it (which hangs QEMU there) still shows on the console.
+[ "$KP_ARCH" = riscv64 ] && append="earlycon=sbi $append"
 [ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
 [ -n "${KP_APPEND:-}" ] && append+=" $KP_APPEND"
 
-# Two sockets of one core each: without ACPI the kernel learns the CPUs
-# from SeaBIOS's MP table, which lists one CPU per socket.
+# x86: two sockets of one core each: without ACPI the kernel learns the
+# CPUs from SeaBIOS's MP table, which lists one CPU per socket.
+# riscv64: the virt machine, OpenSBI 1.1 (qemu-system-data) as its
+# firmware; its sifive_test device, which kp-exit writes, is always there.
 # shellcheck disable=SC2054 # the commas belong to QEMU options
 qemu=(
 	"$KP_QEMU"
 	-accel "$ACCEL"
-	-smp 2,sockets=2,cores=1,threads=1
 	-nodefaults
 	-display none
 	-no-reboot
 	-chardev "stdio,id=con,mux=on,signal=off,logfile=$CONSOLE"
 	-serial chardev:con
 	-mon chardev=con,mode=readline
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-kernel "$KERNEL"
 	-initrd "$INITRD"
 	-append "$append"
 )
+if [ "$KP_ARCH" = riscv64 ]; then
+	qemu+=(-M virt -bios default -smp 2)
+else
+	# shellcheck disable=SC2054 # the commas belong to QEMU options
+	qemu+=(-smp 2,sockets=2,cores=1,threads=1
+	       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+fi
 [ "${ICOUNT:-}" = 1 ] && qemu+=(-icount shift=0)
 # ARCH=i386: lowmem only (CONFIG_NOHIGHMEM keeps 896 MB).  The default
 # CPU (qemu32) has what the 686 kernel needs; "-cpu max" would be an AMD
 # CPU that the 32-bit kernel warns about with SMP, and would add SMAP.
-if [ -n "$KP_ARCH" ]; then
+if [ "$KP_ARCH" = i386 ]; then
 	qemu+=(-m 768M)
 else
 	qemu+=(-m 1G)

@@ -12,6 +12,18 @@
 # architecture is added to dpkg if it is not there) and unpacked with
 # dpkg-deb -x into $BUILD/i386-userland, so nothing of the host's amd64
 # system changes.
+#
+# ARCH=riscv64 needs the riscv64-linux-gnu cross compiler and static libc,
+# qemu-system-riscv64 (qemu-system-misc) with OpenSBI (qemu-system-data),
+# and a riscv64 static userland.  Debian 12 has no riscv64 port, so there
+# is no busybox-static:riscv64 to download: the userland is built here
+# from Debian's own source packages of busybox and bash (the versions the
+# x86 guests run), fetched with "apt-get source" through a private apt
+# state in $BUILD/riscv64-src (deb-src lines made from the host's own apt
+# sources; the host's apt configuration is not touched), unpacked with
+# dpkg-source, configured as Debian configures busybox-static and
+# bash-static, and cross-compiled statically into $BUILD/riscv64-userland
+# (about 2.5 minutes of CPU).
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -50,13 +62,25 @@ REQUIRED=(
 OPTIONAL=(
 	"bash-static:/usr/bin/bash-static"
 )
-if [ -n "$KP_ARCH" ]; then
+case $KP_ARCH in
+i386)
 	REQUIRED+=(
 		"gcc-multilib:static-libc32"
 		"qemu-system-x86:qemu-system-i386"
-	)
-fi
+	) ;;
+riscv64)
+	REQUIRED+=(
+		"gcc-riscv64-linux-gnu:riscv64-linux-gnu-gcc"
+		"binutils-riscv64-linux-gnu:riscv64-linux-gnu-strip"
+		"libc6-dev-riscv64-cross:static-libc-riscv64"
+		"qemu-system-misc:qemu-system-riscv64"
+		"qemu-system-data:/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin"
+		"dpkg-dev:dpkg-source"
+		"bzip2:bzip2"
+	) ;;
+esac
 # The i386 userland: package, file it must leave in $KP_USERLAND/bin.
+# The riscv64 one has the same files, built from the source packages.
 I386_USERLAND=(
 	"busybox-static:busybox"
 	"bash-static:bash-static"
@@ -88,11 +112,21 @@ static_busybox()
 	! LC_ALL=C readelf -l /bin/busybox 2>/dev/null | grep -q 'program interpreter'
 }
 
+# The same for the riscv64 cross compiler (libc6-dev-riscv64-cross).
+static_libc_riscv64()
+{
+	local libc
+
+	libc=$(riscv64-linux-gnu-gcc -print-file-name=libc.a 2>/dev/null) || return 1
+	[ -f "$libc" ] && [ "$libc" != libc.a ]
+}
+
 present()
 {
 	case $1 in
 	static-libc)	static_libc ;;
 	static-libc32)	static_libc32 ;;
+	static-libc-riscv64)	static_libc_riscv64 ;;
 	static-busybox)	static_busybox ;;
 	/*)		[ -e "$1" ] ;;
 	*)		command -v "$1" >/dev/null 2>&1 ;;
@@ -109,7 +143,7 @@ missing_pkgs()
 	done
 }
 
-# The i386 userland packages not unpacked yet.
+# The userland packages (i386 or riscv64) not unpacked or built yet.
 missing_userland()
 {
 	local entry
@@ -120,11 +154,16 @@ missing_userland()
 	done
 }
 
-# Download the i386 packages $@ and unpack them into $KP_USERLAND.
+# Download the i386 packages $@ and unpack them into $KP_USERLAND; on
+# riscv64, build the userland instead.
 install_userland()
 {
 	local tmp pkg deb
 
+	if [ "$KP_ARCH" = riscv64 ]; then
+		build_userland_riscv64
+		return
+	fi
 	if ! dpkg --print-foreign-architectures | grep -qx i386; then
 		note "adding the i386 architecture to dpkg"
 		dpkg --add-architecture i386
@@ -156,6 +195,86 @@ install_userland()
 	note "i386 userland in $KP_USERLAND: $(cd "$KP_USERLAND/bin" && echo *)"
 }
 
+# deb-src lines for the Debian archives that the host's apt takes the
+# binary packages $@ from (apt-cache policy: "500 URI SUITE/COMPONENT ARCH
+# Packages"), so that the sources come from where the host's packages do.
+deb_src_lines()
+{
+	apt-cache policy "$@" 2>/dev/null | awk '
+		$2 ~ /^[a-z]+:/ && $3 ~ /\// && $NF == "Packages" {
+			split($3, sc, "/")
+			line = "deb-src " $2 " " sc[1] " " sc[2]
+			if (!(line in seen)) { seen[line] = 1; print line }
+		}'
+}
+
+# Build the riscv64 userland from Debian's source packages (see the top).
+build_userland_riscv64()
+{
+	local src=$BUILD/riscv64-src cross=riscv64-linux-gnu- d
+	local -a apt=(
+		-o Dir::Etc::SourceList="$src/sources.list"
+		-o Dir::Etc::SourceParts="$src/sources.list.d"
+		-o Dir::State::Lists="$src/lists"
+		-o Dir::Cache="$src/cache"
+		-o APT::Sandbox::User=root
+	)
+
+	rm -rf "$src"
+	mkdir -p "$src/sources.list.d" "$src/lists/partial" \
+		"$src/cache/archives/partial" "$KP_USERLAND/bin"
+	deb_src_lines busybox-static bash-static > "$src/sources.list"
+	[ -s "$src/sources.list" ] ||
+		die "no Debian archive for busybox-static/bash-static in the apt sources"
+	note "riscv64 userland: fetching the busybox and bash sources"
+	apt-get "${apt[@]}" update > "$src/apt.log" 2>&1 ||
+		die "apt-get update (deb-src) failed: see $src/apt.log"
+	(cd "$src" && apt-get "${apt[@]}" source --download-only busybox bash) \
+		>> "$src/apt.log" 2>&1 ||
+		die "apt-get source busybox bash failed: see $src/apt.log"
+	# The archive's signed Release file vouches for the .dsc hashes that
+	# apt checked; dpkg-source only warns that it has no keyring.
+	for d in "$src"/busybox_*.dsc "$src"/bash_*.dsc; do
+		dpkg-source -x "$d" "$src/$(basename "${d%%_*}")" \
+			>> "$src/apt.log" 2>&1 || die "dpkg-source -x $d failed"
+	done
+
+	# Compiling takes a few minutes of both CPUs: queue behind kernel
+	# builds as build.sh does.
+	exec 8>"${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}"
+	flock 8
+
+	# busybox: Debian's busybox-static configuration, as is.
+	note "riscv64 userland: building busybox (static)"
+	cp "$src/busybox/debian/config/pkg/static" "$src/busybox/.config"
+	(cd "$src/busybox" &&
+	 yes '' | make CROSS_COMPILE="$cross" oldconfig &&
+	 make CROSS_COMPILE="$cross" -j"$JOBS" busybox busybox.links) > "$src/busybox.log" 2>&1 ||
+		die "busybox does not build: see $src/busybox.log"
+	cp "$src/busybox/busybox" "$KP_USERLAND/bin/busybox"
+	# The applet list, for mkinitramfs.sh (which cannot run riscv64 code).
+	cp "$src/busybox/busybox.links" "$KP_USERLAND/bin/busybox.links"
+
+	# bash: debian/rules' bash-static configure arguments, less what
+	# only installing needs; no riscv64 ncurses here, so readline uses
+	# bash's own termcap (configure picks it by itself).
+	note "riscv64 userland: building bash (static)"
+	mkdir -p "$src/bash/build-static"
+	(cd "$src/bash/build-static" &&
+	 ../configure --build="$(gcc -dumpmachine)" --host=riscv64-linux-gnu \
+		--enable-largefile --without-bash-malloc --enable-static-link \
+		--disable-nls --prefix=/usr &&
+	 make -j"$JOBS") > "$src/bash.log" 2>&1 ||
+		die "bash does not build: see $src/bash.log"
+	"${cross}strip" -o "$KP_USERLAND/bin/bash-static" "$src/bash/build-static/bash"
+	exec 8>&-
+
+	[ -z "$(missing_userland)" ] ||
+		die "the riscv64 userland is incomplete: $(missing_userland | xargs)"
+	rm -rf "$src"
+	note "riscv64 userland in $KP_USERLAND: $(cd "$KP_USERLAND/bin" && echo *)"
+}
+
 missing=$(missing_pkgs "${REQUIRED[@]}" | sort -u | tr '\n' ' ')
 optional=$(missing_pkgs "${OPTIONAL[@]}" | sort -u | tr '\n' ' ')
 userland=$(missing_userland | xargs)
@@ -169,8 +288,8 @@ if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
 		note "optional packages missing (no /bin/bash in the guest): $optional"
 	[ -z "$missing$userland" ] && exit 0
 	[ -n "$userland" ] && [ -z "$missing" ] &&
-		die "missing i386 packages: $userland
-deps: as root, tools/testing/kprobes/deps.sh (ARCH=i386) unpacks them into $KP_USERLAND"
+		die "missing $KP_ARCH userland: $userland
+deps: as root, tools/testing/kprobes/deps.sh (ARCH=$KP_ARCH) puts it into $KP_USERLAND"
 	die "missing packages: $missing
 deps: install them as root: apt-get install -y $missing"
 fi

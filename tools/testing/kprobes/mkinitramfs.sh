@@ -6,15 +6,20 @@
 # Contents:
 #   /init                  tools/testing/kprobes/init
 #   /bin/busybox + links   the host's busybox-static (ARCH=i386: Debian's
-#                          i386 one, unpacked by deps.sh)
-#   /bin/bash              the host's bash-static, if installed (ARCH=i386:
-#                          the i386 one)
-#   /bin/kp-exit           guest/kp-exit.c, built statically here
+#                          i386 one, unpacked by deps.sh; ARCH=riscv64: built
+#                          by deps.sh from Debian's source package)
+#   /bin/bash              the host's bash-static, if installed (ARCH=i386,
+#                          riscv64: the one of deps.sh, as busybox)
+#   /bin/kp-exit           guest/kp-exit.c, built statically here (with the
+#                          riscv64 cross compiler on riscv64, as all helpers)
+#   /bin/kp-uprobe-target  guest/kp-uprobe-target.c, what the uprobe event
+#                          test probes (selftests/kprobes/uprobe_event.sh)
 #   /lib/modules/<rel>/    every module of the build (modules_install);
 #                          on the baseline also extra/kprobes_test_target.ko,
 #                          built here from kernel/kprobes/kprobes_test_target.c
 #   /kselftest/kprobes/    tools/testing/selftests/kprobes/ of the work tree
 #   /bench/kpbench.ko      the benchmark module, tools/testing/kprobes/bench/
+#                          (x86 only: its probe targets are x86 assembly)
 #   /kselftest/ftrace/     tools/testing/selftests/ftrace/ of the work tree,
 #                          with kp-cases: the kprobe-related cases /init runs
 #   /bin/kp-perf           guest/kp-perf.c (perf_event_open on the kprobe PMU)
@@ -42,7 +47,13 @@ rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc,lib}
 
 cp "$BUSYBOX" "$ROOT/bin/busybox"
-"$BUSYBOX" --list-full | while read -r applet; do
+# The applets: a busybox of another architecture cannot run here to list
+# them, so deps.sh keeps the busybox.links of its build next to it.
+if [ -f "$BUSYBOX.links" ]; then
+	sed 's|^/||' "$BUSYBOX.links"
+else
+	"$BUSYBOX" --list-full
+fi | while read -r applet; do
 	[ -e "$ROOT/$applet" ] || ln -s /bin/busybox "$ROOT/$applet"
 done
 if [ -x "$BASH_STATIC" ]; then
@@ -52,9 +63,9 @@ else
 	note "no $BASH_STATIC: the guest has no /bin/bash"
 fi
 
-for helper in kp-exit kp-perf kp-bpf; do
-	gcc "${KP_GUEST_CFLAGS[@]}" -static -O2 -Wall -o "$ROOT/bin/$helper" \
-		"$KP_TOOLS/guest/$helper.c"
+for helper in kp-exit kp-perf kp-bpf kp-uprobe-target; do
+	"$KP_GUEST_CC" "${KP_GUEST_CFLAGS[@]}" -static -O2 -Wall \
+		-o "$ROOT/bin/$helper" "$KP_TOOLS/guest/$helper.c"
 done
 install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
 echo "kprobes-guest" > "$ROOT/etc/hostname"
@@ -79,7 +90,7 @@ if [ -z "$(find "$ROOT/lib/modules" -name kprobes_test_target.ko)" ]; then
 		die "$KP_FLAVOUR: kprobes_test_target.ko does not build"
 	rel=$(cat "$KP_OBJ/include/config/kernel.release")
 	mkdir -p "$ROOT/lib/modules/$rel/extra"
-	strip --strip-debug -o "$ROOT/lib/modules/$rel/extra/kprobes_test_target.ko" \
+	"${KP_CROSS}strip" --strip-debug -o "$ROOT/lib/modules/$rel/extra/kprobes_test_target.ko" \
 		"$tt/kprobes_test_target.ko"
 fi
 
@@ -121,12 +132,17 @@ fi
 # this flavour's objects in a copy of its sources, so that the repository
 # stays clean.  Not under /lib/modules: it runs in kp.mode=bench and from
 # selftests/kprobes/bench_smoke.sh, not as a module test.
-bench=$KP_DIR/bench
-rm -rf "$bench"
-cp -r "$KP_TOOLS/bench" "$bench"
-kmake -s M="$bench" modules || die "$KP_FLAVOUR: the benchmark module does not build"
-mkdir -p "$ROOT/bench"
-cp "$bench/kpbench.ko" "$ROOT/bench/"
+# Its probe targets are x86 assembly: other architectures have no
+# benchmark yet (bench_smoke.sh skips without the module).
+if [ -z "$KP_ARCH" ] || [ "$KP_ARCH" = i386 ]; then
+	bench=$KP_DIR/bench
+	rm -rf "$bench"
+	cp -r "$KP_TOOLS/bench" "$bench"
+	kmake -s M="$bench" modules ||
+		die "$KP_FLAVOUR: the benchmark module does not build"
+	mkdir -p "$ROOT/bench"
+	cp "$bench/kpbench.ko" "$ROOT/bench/"
+fi
 
 # Extra entries that a directory cannot express without root.
 cat > "$KP_DIR/initramfs.list" <<EOF

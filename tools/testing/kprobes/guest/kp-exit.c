@@ -2,22 +2,73 @@
 /*
  * kp-exit - end the QEMU guest with an exit status.
  *
- * QEMU's isa-debug-exit device (-device isa-debug-exit,iobase=0xf4,iosize=4)
- * stops QEMU as soon as a value is written to its port; QEMU then exits with
- * status (value << 1) | 1, so status 0 arrives on the host as 1, status 1 as
- * 3, and so on.  A QEMU exit status of 0 therefore always means that the
- * guest did not get here (it powered off, rebooted or panicked).
- *
+ * x86: QEMU's isa-debug-exit device (-device isa-debug-exit,iobase=0xf4,
+ * iosize=4) stops QEMU as soon as a value is written to its port; QEMU then
+ * exits with status (value << 1) | 1, so status 0 arrives on the host as 1,
+ * status 1 as 3, and so on.  A QEMU exit status of 0 therefore always means
+ * that the guest did not get here (it powered off, rebooted or panicked).
  * busybox cannot write an I/O port, hence this helper, built statically on
  * the host by mkinitramfs.sh.
+ *
+ * riscv64: the virt machine's sifive_test device (at 0x100000) stops QEMU
+ * when its register is written: with 0x3333 | code << 16 QEMU exits with
+ * status code.  The code written is (status << 1) | 1, so that the host
+ * sees what isa-debug-exit gives on x86.  0x5555 would exit with 0, which
+ * is what the kernel's syscon power-off (and, through syscon reboot with
+ * -no-reboot, a panic) gives: the host could not tell those from success.
+ * The register is reached by mapping /dev/mem (CONFIG_DEVMEM).
  *
  * Usage: kp-exit STATUS   (0..127)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) || defined(__i386__)
 #include <sys/io.h>
 
 #define KP_EXIT_PORT	0xf4
+
+static int kp_exit(long status)
+{
+	if (ioperm(KP_EXIT_PORT, 4, 1)) {
+		perror("kp-exit: ioperm");
+		return -1;
+	}
+	outb((unsigned char)status, KP_EXIT_PORT);
+	return 0;
+}
+#elif defined(__riscv)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define KP_SIFIVE_TEST		0x100000UL
+#define KP_SIFIVE_TEST_FAIL	0x3333
+
+static int kp_exit(long status)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile uint32_t *reg;
+	int fd;
+
+	fd = open("/dev/mem", O_RDWR | O_SYNC);
+	if (fd < 0) {
+		perror("kp-exit: /dev/mem");
+		return -1;
+	}
+	reg = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   KP_SIFIVE_TEST);
+	if (reg == MAP_FAILED) {
+		perror("kp-exit: mmap sifive_test");
+		return -1;
+	}
+	*reg = (uint32_t)(((status << 1) | 1) << 16 | KP_SIFIVE_TEST_FAIL);
+	return 0;
+}
+#else
+#error "kp-exit: no exit device known for this architecture"
+#endif
 
 int main(int argc, char **argv)
 {
@@ -26,13 +77,10 @@ int main(int argc, char **argv)
 	if (status < 0 || status > 127)
 		status = 127;
 
-	if (ioperm(KP_EXIT_PORT, 4, 1)) {
-		perror("kp-exit: ioperm");
+	if (kp_exit(status))
 		return 1;
-	}
-	outb((unsigned char)status, KP_EXIT_PORT);
 
-	/* Still running: QEMU has no isa-debug-exit device. */
-	fprintf(stderr, "kp-exit: isa-debug-exit did not stop the machine\n");
+	/* Still running: QEMU has no such device. */
+	fprintf(stderr, "kp-exit: the exit device did not stop the machine\n");
 	return 1;
 }

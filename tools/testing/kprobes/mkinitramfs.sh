@@ -12,6 +12,7 @@
 #                          riscv64: the one of deps.sh, as busybox)
 #   /bin/kp-exit           guest/kp-exit.c, built statically here (with the
 #                          riscv64 cross compiler on riscv64, as all helpers)
+#   /etc/kp-kernel.config  the kernel's .config (what tests may expect)
 #   /bin/kp-uprobe-target  guest/kp-uprobe-target.c, what the uprobe event
 #                          test probes (selftests/kprobes/uprobe_event.sh)
 #   /lib/modules/<rel>/    every module of the build (modules_install);
@@ -73,6 +74,9 @@ echo "kprobes-guest" > "$ROOT/etc/hostname"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
 	> "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
+# The kernel's configuration, for tests that depend on what the kernel
+# can do (selftests/kprobes/common.inc: kconfig, no_entry_probe).
+cp "$KP_OBJ/.config" "$ROOT/etc/kp-kernel.config"
 
 cp -a "$KP_DIR/modroot/lib/modules" "$ROOT/lib/"
 

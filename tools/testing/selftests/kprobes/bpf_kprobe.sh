@@ -40,6 +40,10 @@ grep -q ' kprobe_prog_ops$' /proc/kallsyms ||
 	skip_all "no BPF kprobe programs (CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS)"
 # __x64_sys_getpid on x86-64, __ia32_sys_getpid on i386.
 FUNC=$(sys_func getpid) || skip_all "no getpid entry point in /proc/kallsyms"
+# The probes sit at its entry, the kretprobes cannot sit anywhere else.
+if why=$(no_entry_probe "$FUNC"); then
+	skip_all "$why"
+fi
 
 SYSCTL=/proc/sys/debug/kprobes-optimization
 MOD=kprobes_test_target

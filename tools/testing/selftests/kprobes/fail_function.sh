@@ -31,6 +31,12 @@ for call in mkdir mkdirat; do
 	grep -q "^${f}[[:space:]]" "$FF/injectable" && FUNCS="$FUNCS $f"
 done
 [ -n "$FUNCS" ] || skip_all "no mkdir/mkdirat entry point in $FF/injectable"
+# Error injection is a kprobe at the function's entry.
+for f in $FUNCS; do
+	if why=$(no_entry_probe "$f"); then
+		skip_all "$why"
+	fi
+done
 diag "injecting into:$FUNCS"
 
 DIR=/tmp/kpsel-fail-function.$$

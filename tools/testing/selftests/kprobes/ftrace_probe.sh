@@ -31,6 +31,9 @@ for f in vfs_read ksys_read vfs_write; do
 	fi
 done
 [ -n "$FUNC" ] || skip_all "no traceable vfs_read, ksys_read or vfs_write"
+# Upstream riscv 6.12 has none, for instance.
+kconfig_off KPROBES_ON_FTRACE &&
+	skip_all "this kernel has no kprobes on ftrace (CONFIG_KPROBES_ON_FTRACE)"
 
 cleanup()
 {

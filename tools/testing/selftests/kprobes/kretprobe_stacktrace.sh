@@ -29,6 +29,12 @@ for kp_sym in vfs_read ksys_read seq_read_iter; do
 		skip_all "no $kp_sym in /proc/kallsyms"
 done
 
+# The kretprobe sits at vfs_read's entry, and the stacks are read from the
+# trace buffer.
+if why=$(no_entry_probe vfs_read) || why=$(no_trace_records); then
+	skip_all "$why"
+fi
+
 trap kp_cleanup_events EXIT
 kp_cleanup_events
 

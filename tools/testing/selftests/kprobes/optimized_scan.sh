@@ -20,6 +20,9 @@ cd "$(dirname "$0")" || exit 1
 . ./common.inc
 
 require_root
+# Upstream riscv 6.12 has no optimized probes, for instance.
+kconfig_off OPTPROBES &&
+	skip_all "this kernel has no optimized probes (CONFIG_OPTPROBES)"
 require_kprobes_debugfs
 require_kprobe_events
 

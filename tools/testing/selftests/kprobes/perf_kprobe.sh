@@ -24,6 +24,10 @@ KP_PERF=$(command -v kp-perf) || skip_all "no kp-perf binary in PATH"
 	skip_all "no kprobe PMU (CONFIG_KPROBE_EVENTS, CONFIG_PERF_EVENTS)"
 # __x64_sys_getpid on x86-64, __ia32_sys_getpid on i386.
 FUNC=$(sys_func getpid) || skip_all "no getpid entry point in /proc/kallsyms"
+# The probes sit at its entry, the kretprobes cannot sit anywhere else.
+if why=$(no_entry_probe "$FUNC"); then
+	skip_all "$why"
+fi
 
 before=$(list_count "$FUNC")
 "$KP_PERF" "$FUNC"

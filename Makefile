@@ -17,7 +17,7 @@ export BASE BUILD BASELINE JOBS PREEMPT PROD ARCH
 export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS \
 	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(PROD)),-prod)
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(PROD)),-prod)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
@@ -30,7 +30,7 @@ help:
 	@echo '  deps       install missing host packages (as root), or name them'
 	@echo '  prepare    lay out the work tree: base + overlay + patches/'
 	@echo '  config     configure from kernel/configs/kprobes-test.config'
-	@echo '  build      build bzImage and modules (ccache)'
+	@echo '  build      build bzImage (riscv64: Image) and modules (ccache)'
 	@echo '  initramfs  build the busybox initramfs'
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
@@ -47,6 +47,7 @@ help:
 	@echo '  PROD=1     production config, no lockdep (+ kprobes-test-prod.config), *-prod dirs'
 	@echo '  BENCH_CONFIG=  what make bench measures: prod (PROD=1 config) or debug [prod]'
 	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
+	@echo '  ARCH=riscv64  cross-built riscv64 kernel, qemu-system-riscv64 (+ kprobes-test-riscv64.config), *-riscv64 dirs'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
 	@echo '  TIMEOUT=   seconds before a boot counts as hung [900; shell: none]'
 	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
@@ -93,7 +94,10 @@ clean:
 	rm -rf $(BUILD)/ours $(BUILD)/baseline $(BUILD)/ours-preempt \
 		$(BUILD)/baseline-preempt $(BUILD)/ours-i386 $(BUILD)/baseline-i386 \
 		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt \
-		$(BUILD)/ours-prod $(BUILD)/baseline-prod
+		$(BUILD)/ours-prod $(BUILD)/baseline-prod \
+		$(BUILD)/ours-riscv64 $(BUILD)/baseline-riscv64 \
+		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt \
+		$(BUILD)/ours-riscv64-prod $(BUILD)/baseline-riscv64-prod
 
 distclean:
 	rm -rf $(BUILD)

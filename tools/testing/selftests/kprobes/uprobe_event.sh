@@ -36,11 +36,11 @@ diag "kp_uprobe_fn is at $TARGET:$OFF"
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup()
 {
-	echo 0 > "$TRACEFS/events/$GROUP/kpup/enable" 2>/dev/null
-	echo "-:$GROUP/kpup" >> "$UPROBE_EVENTS" 2>/dev/null
-	echo 0 > "$TRACEFS/tracing_on" 2>/dev/null
-	echo > "$TRACEFS/trace" 2>/dev/null
-	echo 1 > "$TRACEFS/tracing_on" 2>/dev/null
+	{
+		echo 0 > "$TRACEFS/events/$GROUP/kpup/enable"
+		echo "-:$GROUP/kpup" >> "$UPROBE_EVENTS"
+		echo > "$TRACEFS/trace"
+	} 2>/dev/null
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM

@@ -49,7 +49,7 @@ help:
 	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
 	@echo '  ARCH=riscv64  cross-built riscv64 kernel, qemu-system-riscv64 (+ kprobes-test-riscv64.config), *-riscv64 dirs'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
-	@echo '  TIMEOUT=   seconds before a boot counts as hung [900; shell: none]'
+	@echo '  TIMEOUT=   seconds before a boot counts as hung [900, riscv64 1500; shell: none]'
 	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
 	@echo '  ACCEL=     QEMU accelerator [tcg,thread=single]'
 	@echo '  KP_INIT_HANG=1  make the guest hang (tests the timeout)'
@@ -94,9 +94,10 @@ clean:
 	rm -rf $(BUILD)/ours $(BUILD)/baseline $(BUILD)/ours-preempt \
 		$(BUILD)/baseline-preempt $(BUILD)/ours-i386 $(BUILD)/baseline-i386 \
 		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt \
+		$(BUILD)/ours-prod $(BUILD)/baseline-prod \
 		$(BUILD)/ours-riscv64 $(BUILD)/baseline-riscv64 \
 		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt \
-		$(BUILD)/ours-prod $(BUILD)/baseline-prod
+		$(BUILD)/ours-riscv64-prod $(BUILD)/baseline-riscv64-prod
 
 distclean:
 	rm -rf $(BUILD)

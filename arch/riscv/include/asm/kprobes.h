@@ -200,6 +200,16 @@ bool kprobe_breakpoint_handler(struct pt_regs *regs);
 bool kprobe_single_step_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr);
 
+struct kprobe;
+
+/*
+ * bpf_get_func_ip() of an entry probe (patches/0010): the function's
+ * address, which is not the probe's where the probe sits past ftrace's
+ * patchable entry (arch_adjust_kprobe_addr()).
+ */
+unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p);
+#define arch_kprobe_entry_func_ip arch_kprobe_entry_func_ip
+
 /* The return trampoline of kretprobes (kretprobe_trampoline.S). */
 asmlinkage void arch_kretprobe_trampoline(void);
 

@@ -592,6 +592,33 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 	return (kprobe_opcode_t *)(addr + offset);
 }
 
+/**
+ * arch_kprobe_entry_func_ip() - the function an entry probe is at
+ * @p: a probe with KPROBE_FLAG_ON_FUNC_ENTRY, e.g. kprobe_running()
+ *
+ * What bpf_get_func_ip() returns in a kprobe or kretprobe program: the
+ * traced function's address, as in /proc/kallsyms.  An entry probe on a
+ * traceable function sits KPROBE_FTRACE_ENTRY_BYTES into it (see
+ * arch_adjust_kprobe_addr()); kallsyms finds the start, and never takes
+ * a lock, so this works in the NMI-like context of a breakpoint.
+ *
+ * Return: the function's address, or @p's address if it is not past an
+ * ftrace entry.
+ */
+unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	unsigned long size, offset;
+
+	if (KPROBE_FTRACE_ENTRY_BYTES &&
+	    kallsyms_lookup_size_offset(addr, &size, &offset) &&
+	    offset == KPROBE_FTRACE_ENTRY_BYTES)
+		return addr - offset;
+	return addr;
+}
+
+NOKPROBE_SYMBOL(arch_kprobe_entry_func_ip);
+
 /* Text is read in chunks: each byte read is looked up in the site table. */
 #define KPROBE_DECODE_CHUNK	128
 

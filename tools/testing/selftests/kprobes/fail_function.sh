@@ -10,7 +10,9 @@
 # hit (task-filter), so nothing else in the guest sees the errors: a mkdir
 # run from such a task must fail with EINVAL (the default injected value)
 # and not create the directory; without make-it-fail it must still work;
-# after the injection is removed, the kprobe must be gone.
+# after the injection is removed, the kprobe must be gone.  Where the
+# kprobe is a breakpoint, not on ftrace, the task filter cannot work (see
+# FILTERED below) and one injected failure is tested instead.
 
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -97,12 +99,35 @@ for f in $FUNCS; do
 	check "$f has a registered kprobe" has_kprobe "$f"
 done
 
+# A kprobe on a breakpoint (no [FTRACE] tag: riscv, which has no
+# KPROBES_ON_FTRACE) runs its handler inside the trap's NMI-like section,
+# where in_task() is false, so the task filter (fail_task()) never lets
+# the call fail.  There the injection is tested without the task filter,
+# times=1: the next call fails, whoever makes it (nothing else in the
+# guest makes directories), and the one after it works again.
+FILTERED=1
+for f in $FUNCS; do
+	case $(list_lines " $f\\+0x[0-9a-f]+") in
+	*'[FTRACE]'*)	;;
+	*)		FILTERED=0 ;;
+	esac
+done
+if [ "$FILTERED" = 0 ]; then
+	diag "not on ftrace: handlers outside task context, no task-filter, times=1"
+	echo N > "$FF/task-filter"
+	echo 1 > "$FF/times"
+fi
+
 msg=$(mkdir_failing)
 diag "mkdir with make-it-fail: ${msg:-succeeded}"
 check "mkdir fails with the injected EINVAL" is_einval "$msg"
 check "the directory was not created" [ ! -e "$DIR" ]
 
-check "mkdir without make-it-fail still works" mkdir "$DIR"
+if [ "$FILTERED" = 1 ]; then
+	check "mkdir without make-it-fail still works" mkdir "$DIR"
+else
+	check "mkdir works once the one injected failure is spent" mkdir "$DIR"
+fi
 rmdir "$DIR" 2>/dev/null
 
 echo > "$FF/inject"

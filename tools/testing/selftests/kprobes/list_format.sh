@@ -25,16 +25,18 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 cleanup
 
-# An entry probe lands on vfs_read+0, or after the ENDBR (+4) with IBT.
-# Where the kernel cannot probe vfs_read's entry, the kprobe goes just past
-# it (probe_point, common.inc) and the kretprobe checks are skipped.
+# An entry probe lands on vfs_read+0, after the ENDBR (+4) with IBT, or
+# past the ftrace site where kprobes cannot use it (entry_offre).  Where
+# the kernel cannot probe vfs_read's entry, the kprobe goes just past it
+# (probe_point, common.inc) and the kretprobe checks are skipped.
 VR=$(probe_point vfs_read) || skip_all "no place in vfs_read takes a kprobe event"
+ENTRYRE=$(entry_offre vfs_read)
 case $VR in
 *+0x*)	OFFRE=${VR#vfs_read+} ;;
-*)	OFFRE='0x[04]' ;;
+*)	OFFRE=$ENTRYRE ;;
 esac
 KLINE="^[0-9a-f]{$KP_XD}  k  vfs_read\\+$OFFRE( |\$)"
-RLINE="^[0-9a-f]{$KP_XD}  r  vfs_read\\+0x[04]( |\$)"
+RLINE="^[0-9a-f]{$KP_XD}  r  vfs_read\\+$ENTRYRE( |\$)"
 
 check "no probe on vfs_read before the test" \
 	[ "$(list_count '  [kr]  vfs_read\+')" -eq 0 ]
@@ -88,6 +90,8 @@ check "the enabled probe fired (hits=${hits:-none})" [ "${hits:-0}" -gt 0 ]
 # With KPROBES_ON_FTRACE an entry probe on a traceable function uses ftrace.
 if [ "$VR" != vfs_read ]; then
 	skip "[FTRACE] tag (the probe is not at vfs_read's entry)"
+elif kconfig_off KPROBES_ON_FTRACE; then
+	skip "[FTRACE] tag (no KPROBES_ON_FTRACE: the entry probe is a breakpoint)"
 elif grep -q '^vfs_read$' "$TRACEFS/available_filter_functions" 2>/dev/null; then
 	case $line in
 	*'[FTRACE]'*)	pass "entry probe on a traceable function is [FTRACE]" ;;

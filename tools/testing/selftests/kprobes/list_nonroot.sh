@@ -59,11 +59,14 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 kp_cleanup_events
 
-if ! ev_add "p:$GROUP/nonroot vfs_read"; then
-	fail "create kprobe event p:$GROUP/nonroot vfs_read"
+# vfs_read's entry, or just past it where the kernel cannot probe the
+# entry (probe_point, common.inc).
+VR=$(probe_point vfs_read) || VR=vfs_read
+if ! ev_add "p:$GROUP/nonroot $VR"; then
+	fail "create kprobe event p:$GROUP/nonroot $VR"
 	finish
 fi
-pass "create kprobe event p:$GROUP/nonroot vfs_read"
+pass "create kprobe event p:$GROUP/nonroot $VR"
 
 echo 1 > "$KPTR"
 chmod o+x "$DEBUGFS" "$KPDIR" &&

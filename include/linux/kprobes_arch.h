@@ -348,12 +348,13 @@ kprobe_hit_table_search(struct kprobe_hit_table *t, unsigned long addr)
 	struct kprobe *p;
 	unsigned long i;
 
-	for (i = (u64)addr * GOLDEN_RATIO_64 >> t->shift; ;
-	     i = (i + 1) & t->mask) {
+	i = (u64)addr * GOLDEN_RATIO_64 >> t->shift;
+	for (;;) {
 		/* Pairs with rcu_assign_pointer() of the bucket. */
 		p = rcu_dereference_raw(t->bucket[i]);
 		if (!p || (unsigned long)p->addr == addr)
 			return p;
+		i = (i + 1) & t->mask;
 	}
 }
 

@@ -196,7 +196,9 @@ fi
 func_ip "bpf_get_func_ip() in a kprobe on an ftrace site ($FUNC)" \
 	"$FUNC"
 line=$(fip_list k)
-if ftrace_site "$(ksym_addr "$FUNC")" "$FUNC"; then
+if kconfig_off KPROBES_ON_FTRACE; then
+	skip "the kprobe on $FUNC is on ftrace (no KPROBES_ON_FTRACE: an entry probe sits past the ftrace site)"
+elif ftrace_site "$(ksym_addr "$FUNC")" "$FUNC"; then
 	check "the kprobe on $FUNC is on ftrace: $line" \
 		is_ftrace "$line"
 else

@@ -100,11 +100,13 @@ for f in $FUNCS; do
 done
 
 # A kprobe on a breakpoint (no [FTRACE] tag: riscv, which has no
-# KPROBES_ON_FTRACE) runs its handler inside the trap's NMI-like section,
-# where in_task() is false, so the task filter (fail_task()) never lets
-# the call fail.  There the injection is tested without the task filter,
-# times=1: the next call fails, whoever makes it (nothing else in the
-# guest makes directories), and the one after it works again.
+# KPROBES_ON_FTRACE) runs its handler inside the trap's NMI section
+# (riscv's do_trap_break() enters kernel breakpoints with
+# irqentry_nmi_enter()), where in_task() is false, so the task filter
+# never lets the call fail; and without the filter should_fail() draws a
+# random number under crng's spinlock in NMI context, which lockdep
+# reports as an inconsistent lock state.  Fault injection is not
+# NMI-safe: there the injection itself is skipped.
 FILTERED=1
 for f in $FUNCS; do
 	case $(list_lines " $f\\+0x[0-9a-f]+") in
@@ -112,23 +114,19 @@ for f in $FUNCS; do
 	*)		FILTERED=0 ;;
 	esac
 done
-if [ "$FILTERED" = 0 ]; then
-	diag "not on ftrace: handlers outside task context, no task-filter, times=1"
-	echo N > "$FF/task-filter"
-	echo 1 > "$FF/times"
-fi
-
-msg=$(mkdir_failing)
-diag "mkdir with make-it-fail: ${msg:-succeeded}"
-check "mkdir fails with the injected EINVAL" is_einval "$msg"
-check "the directory was not created" [ ! -e "$DIR" ]
-
 if [ "$FILTERED" = 1 ]; then
+	msg=$(mkdir_failing)
+	diag "mkdir with make-it-fail: ${msg:-succeeded}"
+	check "mkdir fails with the injected EINVAL" is_einval "$msg"
+	check "the directory was not created" [ ! -e "$DIR" ]
 	check "mkdir without make-it-fail still works" mkdir "$DIR"
+	rmdir "$DIR" 2>/dev/null
 else
-	check "mkdir works once the one injected failure is spent" mkdir "$DIR"
+	why="the kprobes are breakpoints, whose handlers run in NMI context here, where fault injection is not safe"
+	skip "mkdir fails with the injected EINVAL ($why)"
+	skip "the directory was not created ($why)"
+	skip "mkdir without make-it-fail still works ($why)"
 fi
-rmdir "$DIR" 2>/dev/null
 
 echo > "$FF/inject"
 check "$FF/inject is empty after clearing it" [ -z "$(cat "$FF/inject")" ]

@@ -31,7 +31,13 @@
  *    emulate the probed instruction themselves.
  * 4. The functions below marked "arch" are implemented; the ones marked
  *    "weak" have a default in the core that is right unless the
- *    architecture can do better.
+ *    architecture can do better.  Also weak, in <linux/kprobes.h>:
+ *    alloc_insn_page(), for an architecture whose executable pages come
+ *    back read-only (riscv).
+ * 5. Optional, in <asm/kprobes.h>: an architecture whose function-entry
+ *    probe does not sit at the function's address (riscv puts it past the
+ *    ftrace site) defines arch_kprobe_entry_func_ip() and a macro of the
+ *    same name; bpf_get_func_ip() then reports the function's address.
  *
  * Context rules, unless a function says otherwise
  * ------------------------------------------------

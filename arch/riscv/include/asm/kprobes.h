@@ -94,17 +94,8 @@ struct arch_specific_insn {
 	u8 len;
 };
 
-/**
- * enum kprobe_cpu_state - what this hart is doing for kprobes
- * @KPROBE_CPU_IDLE: nothing; current_kprobe is NULL
- * @KPROBE_CPU_HANDLER: running the pre handler of current_kprobe
- * @KPROBE_CPU_STEPPING: executing current_kprobe's slot copy
- * @KPROBE_CPU_POST: running the post handler of current_kprobe
- * @KPROBE_CPU_REENTERED: stepping current_kprobe, hit while this hart was
- *	already busy with a probe; the interrupted state is on
- *	kprobe_ctlblk::saved
- * @KPROBE_CPU_BUSY: inside the core's kprobe_busy_begin()/end()
- * @KPROBE_CPU_NR_STATES: not a state, the number of states
+/*
+ * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on riscv:
  *
  * Transitions (one hart, interrupts off; checked by kprobe_set_state()):
  *
@@ -125,75 +116,7 @@ struct arch_specific_insn {
  * therefore needs a hit from a pre/post handler, from a busy section or
  * from the page fault path of a copy, which bounds the depth.
  */
-enum kprobe_cpu_state {
-	KPROBE_CPU_IDLE = 0,
-	KPROBE_CPU_HANDLER,
-	KPROBE_CPU_STEPPING,
-	KPROBE_CPU_POST,
-	KPROBE_CPU_REENTERED,
-	KPROBE_CPU_BUSY,
-	KPROBE_CPU_NR_STATES
-};
-
-#define KPROBE_NEST_MAX		4
-
-/**
- * struct kprobe_saved_state - an interrupted probe, saved by a push
- * @kp: its current_kprobe
- * @state: its state
- * @saved_pie: its saved sstatus.SPIE
- */
-struct kprobe_saved_state {
-	struct kprobe *kp;
-	u8 state;
-	unsigned long saved_pie;
-};
-
-/**
- * struct kprobe_ctlblk - per-hart kprobe control block
- * @state: enum kprobe_cpu_state
- * @depth: number of entries used in @saved
- * @saved_pie: sstatus.SPIE of the probed context (cleared while stepping)
- * @saved: the interrupted states, innermost last
- */
-struct kprobe_ctlblk {
-	u8 state;
-	u8 depth;
-	unsigned long saved_pie;
-	struct kprobe_saved_state saved[KPROBE_NEST_MAX];
-};
-
-DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
-
-static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
-{
-	return this_cpu_ptr(&kprobe_ctlblk);
-}
-
-/**
- * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
- *
- * BUSY behaves as a running probe for every hit: they are re-entries.
- * Context: preemption disabled; the outermost busy section only.
- * Return: the state to restore, for arch_kprobe_busy_end().
- */
-static __always_inline unsigned long arch_kprobe_busy_begin(void)
-{
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	u8 state = kcb->state;
-
-	kcb->state = KPROBE_CPU_BUSY;
-	return state;
-}
-
-/**
- * arch_kprobe_busy_end() - leave state BUSY
- * @saved: what arch_kprobe_busy_begin() returned
- */
-static __always_inline void arch_kprobe_busy_end(unsigned long saved)
-{
-	get_kprobe_ctlblk()->state = saved;
-}
+#include <asm-generic/kprobes-cpu.h>
 
 /* Called by handle_break() (traps.c) and do_page_fault() (mm/fault.c). */
 bool kprobe_breakpoint_handler(struct pt_regs *regs);

@@ -45,77 +45,6 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 static const kprobe_opcode_t kprobe_bp = BREAKPOINT_INSTRUCTION;
 
 /* ---------------------------------------------------------------------
- * Per-hart state machine (see enum kprobe_cpu_state)
- * ---------------------------------------------------------------------
- */
-
-/* Out of line: the report is rare and big. */
-noinline void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state)
-{
-	WARN_ONCE(1, "kprobes: illegal CPU state change %u -> %u\n",
-		  kcb->state, state);
-}
-
-NOKPROBE_SYMBOL(kprobe_bad_state);
-
-/*
- * Save what this hart is doing and make @p current in @state.  The entry
- * is claimed before it is filled, so that a fault in between (the only
- * thing that can nest here) uses the next one.
- */
-static nokprobe_inline bool kprobe_push(struct kprobe_ctlblk *kcb,
-					struct kprobe *p, u8 state)
-{
-	unsigned int depth = kcb->depth;
-	struct kprobe_saved_state *s;
-
-	if (depth >= KPROBE_NEST_MAX)
-		return false;
-	kcb->depth = depth + 1;
-	barrier();
-
-	s = &kcb->saved[depth];
-	s->kp = kprobe_running();
-	s->state = kcb->state;
-	s->saved_pie = kcb->saved_pie;
-	__this_cpu_write(current_kprobe, p);
-	kcb->state = state;
-	return true;
-}
-
-static nokprobe_inline void kprobe_pop(struct kprobe_ctlblk *kcb)
-{
-	struct kprobe_saved_state *s;
-
-	if (WARN_ON_ONCE(!kcb->depth)) {
-		kcb->state = KPROBE_CPU_IDLE;
-		reset_current_kprobe();
-		return;
-	}
-	s = &kcb->saved[kcb->depth - 1];
-	__this_cpu_write(current_kprobe, s->kp);
-	kcb->state = s->state;
-	kcb->saved_pie = s->saved_pie;
-	/* Release the entry only once it has been read, see kprobe_push(). */
-	barrier();
-	kcb->depth--;
-}
-
-/*
- * Running out of entries takes a chain of probes hit from handlers and
- * fault paths deeper than KPROBE_NEST_MAX: a bug.  The probed instruction
- * cannot run without its state, so stop with the culprit on the console.
- */
-static void __noreturn kprobe_nest_overflow(struct kprobe *p)
-{
-	dump_kprobe(p);
-	panic("kprobes: probes nested more than %d deep on CPU %d\n",
-	      KPROBE_NEST_MAX, smp_processor_id());
-}
-
-NOKPROBE_SYMBOL(kprobe_nest_overflow);
-
-/* ---------------------------------------------------------------------
  * The breakpoint path
  * ---------------------------------------------------------------------
  */
@@ -130,7 +59,7 @@ static nokprobe_inline void kprobe_start_step(struct kprobe *p,
 					      struct pt_regs *regs,
 					      struct kprobe_ctlblk *kcb)
 {
-	kcb->saved_pie = regs->status & SR_PIE;
+	kcb->saved_irq = regs->status & SR_PIE;
 	regs->status &= ~SR_PIE;
 	regs->epc = (unsigned long)p->ainsn.slot;
 }
@@ -139,7 +68,7 @@ static nokprobe_inline void kprobe_start_step(struct kprobe *p,
 static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 					    struct kprobe_ctlblk *kcb)
 {
-	regs->status = (regs->status & ~SR_PIE) | kcb->saved_pie;
+	regs->status = (regs->status & ~SR_PIE) | kcb->saved_irq;
 }
 
 /*

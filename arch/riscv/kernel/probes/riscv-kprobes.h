@@ -77,55 +77,6 @@ void kprobe_sim_c_jalr(const struct arch_specific_insn *ai,
 void kprobe_sim_c_bz(const struct arch_specific_insn *ai, unsigned long addr,
 		     struct pt_regs *regs);
 
-/*
- * The edges of the per-hart state machine, bit (from * 8 + to).
- * REENTERED is entered only by kprobe_push() and left only by
- * kprobe_pop(); BUSY is entered and left only by arch_kprobe_busy_begin()
- * and arch_kprobe_busy_end(), which save and restore the state.
- */
-#define KPROBE_EDGE(from, to)	(1ULL << ((from) * 8 + (to)))
-#define KPROBE_CPU_EDGES						\
-	(KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER) |		\
-	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING) |		\
-	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_POST) |		\
-	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE) |		\
-	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_POST) |		\
-	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE) |		\
-	 KPROBE_EDGE(KPROBE_CPU_POST, KPROBE_CPU_IDLE))
-
-/* core.c: the report of an illegal change, out of line */
-void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
-
-/*
- * Change this hart's state to @state.  Warns about a change the state
- * machine does not have (a bug in the trap code) and changes it anyway,
- * so that the hart keeps going.
- */
-static nokprobe_inline void kprobe_set_state(struct kprobe_ctlblk *kcb,
-					     u8 state)
-{
-	u8 cur = kcb->state;
-
-	BUILD_BUG_ON(KPROBE_CPU_NR_STATES > 8);
-	if (unlikely(cur >= KPROBE_CPU_NR_STATES ||
-		     !(KPROBE_CPU_EDGES & KPROBE_EDGE(cur, state))))
-		kprobe_bad_state(kcb, state);
-	kcb->state = state;
-}
-
-/*
- * kprobe_set_state() where the caller knows the current state: the edge
- * is checked at build time, "still in @from" at run time.
- */
-static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
-					      u8 from, u8 to)
-{
-	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
-	if (unlikely(kcb->state != from))
-		kprobe_bad_state(kcb, to);
-	kcb->state = to;
-}
-
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 

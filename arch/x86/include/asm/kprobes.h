@@ -119,19 +119,8 @@ struct arch_specific_insn {
 	bool boostable;
 };
 
-/**
- * enum kprobe_cpu_state - what this CPU is doing for kprobes
- * @KPROBE_CPU_IDLE: nothing; current_kprobe is NULL
- * @KPROBE_CPU_HANDLER: running the pre handler of current_kprobe
- * @KPROBE_CPU_STEPPING: executing current_kprobe's slot copy
- * @KPROBE_CPU_POST: running the post handler of current_kprobe
- * @KPROBE_CPU_REENTERED: stepping current_kprobe, hit while this CPU was
- *	already busy with a probe; the interrupted state is on
- *	kprobe_ctlblk::saved
- * @KPROBE_CPU_BUSY: inside the core's kprobe_busy_begin()/end(): entered
- *	by arch_kprobe_busy_begin(), which hands the interrupted state to
- *	the core, left by arch_kprobe_busy_end(), which gets it back
- * @KPROBE_CPU_NR_STATES: not a state, the number of states
+/*
+ * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on x86:
  *
  * Transitions (one CPU, interrupts off; checked by kprobe_set_state()):
  *
@@ -146,7 +135,7 @@ struct arch_specific_insn {
  *   any busy state --int3 of a probe--> push; REENTERED --trailing int3--> pop
  *   (an emulated instruction needs no push: it completes in the handler)
  *
- * A push saves (current_kprobe, state, saved_if) on kprobe_ctlblk::saved;
+ * A push saves (current_kprobe, state, saved_irq) on kprobe_ctlblk::saved;
  * the pop after the step (or a fault in it) restores them.  Re-entered
  * probes run no handlers, their hits count as missed.  Each push needs a
  * new exception context (handler -> NMI -> #MC -> #DB), which bounds the
@@ -163,75 +152,7 @@ struct arch_specific_insn {
  * probe address, which is why instructions with an exception-table entry
  * are never boosted.  Hits while busy (REENTERED) are never boosted.
  */
-enum kprobe_cpu_state {
-	KPROBE_CPU_IDLE = 0,
-	KPROBE_CPU_HANDLER,
-	KPROBE_CPU_STEPPING,
-	KPROBE_CPU_POST,
-	KPROBE_CPU_REENTERED,
-	KPROBE_CPU_BUSY,
-	KPROBE_CPU_NR_STATES
-};
-
-#define KPROBE_NEST_MAX		4
-
-/**
- * struct kprobe_saved_state - an interrupted probe, saved by a push
- * @kp: its current_kprobe
- * @state: its state
- * @saved_if: its saved EFLAGS.IF
- */
-struct kprobe_saved_state {
-	struct kprobe *kp;
-	u8 state;
-	unsigned long saved_if;
-};
-
-/**
- * struct kprobe_ctlblk - per-CPU kprobe control block
- * @state: enum kprobe_cpu_state
- * @depth: number of entries used in @saved
- * @saved_if: EFLAGS.IF of the probed context (cleared while stepping)
- * @saved: the interrupted states, innermost last
- */
-struct kprobe_ctlblk {
-	u8 state;
-	u8 depth;
-	unsigned long saved_if;
-	struct kprobe_saved_state saved[KPROBE_NEST_MAX];
-};
-
-DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
-
-static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
-{
-	return this_cpu_ptr(&kprobe_ctlblk);
-}
-
-/**
- * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
- *
- * BUSY behaves as a running probe for every hit: they are re-entries.
- * Context: preemption disabled; the outermost busy section only.
- * Return: the state to restore, for arch_kprobe_busy_end().
- */
-static __always_inline unsigned long arch_kprobe_busy_begin(void)
-{
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	u8 state = kcb->state;
-
-	kcb->state = KPROBE_CPU_BUSY;
-	return state;
-}
-
-/**
- * arch_kprobe_busy_end() - leave state BUSY
- * @saved: what arch_kprobe_busy_begin() returned
- */
-static __always_inline void arch_kprobe_busy_end(unsigned long saved)
-{
-	get_kprobe_ctlblk()->state = saved;
-}
+#include <asm-generic/kprobes-cpu.h>
 
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);

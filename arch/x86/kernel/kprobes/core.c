@@ -60,78 +60,6 @@ static const kprobe_opcode_t kprobe_int3[MAX_INSN_SIZE] = {
 };
 
 /* ---------------------------------------------------------------------
- * Per-CPU state machine (see enum kprobe_cpu_state)
- * ---------------------------------------------------------------------
- */
-
-/* Out of line: the report is rare and big. */
-noinline void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state)
-{
-	WARN_ONCE(1, "kprobes: illegal CPU state change %u -> %u\n",
-		  kcb->state, state);
-}
-
-NOKPROBE_SYMBOL(kprobe_bad_state);
-
-/*
- * Save what this CPU is doing and make @p current in @state.  An NMI may
- * push and pop in the middle of this; claiming the entry before filling it
- * keeps the two from sharing one.
- */
-static nokprobe_inline bool kprobe_push(struct kprobe_ctlblk *kcb,
-					struct kprobe *p, u8 state)
-{
-	unsigned int depth = kcb->depth;
-	struct kprobe_saved_state *s;
-
-	if (depth >= KPROBE_NEST_MAX)
-		return false;
-	kcb->depth = depth + 1;
-	barrier();
-
-	s = &kcb->saved[depth];
-	s->kp = kprobe_running();
-	s->state = kcb->state;
-	s->saved_if = kcb->saved_if;
-	__this_cpu_write(current_kprobe, p);
-	kcb->state = state;
-	return true;
-}
-
-static nokprobe_inline void kprobe_pop(struct kprobe_ctlblk *kcb)
-{
-	struct kprobe_saved_state *s;
-
-	if (WARN_ON_ONCE(!kcb->depth)) {
-		kcb->state = KPROBE_CPU_IDLE;
-		reset_current_kprobe();
-		return;
-	}
-	s = &kcb->saved[kcb->depth - 1];
-	__this_cpu_write(current_kprobe, s->kp);
-	kcb->state = s->state;
-	kcb->saved_if = s->saved_if;
-	/* Release the entry only once it has been read, see kprobe_push(). */
-	barrier();
-	kcb->depth--;
-}
-
-/*
- * Each push comes from a new exception context (handler, NMI, #MC, #DB),
- * so running out of entries cannot happen short of a bug.  There is no
- * way to run the probed instruction without the state, so stop here with
- * the culprit on the console.
- */
-static void __noreturn kprobe_nest_overflow(struct kprobe *p)
-{
-	dump_kprobe(p);
-	panic("kprobes: probes nested more than %d deep on CPU %d\n",
-	      KPROBE_NEST_MAX, smp_processor_id());
-}
-
-NOKPROBE_SYMBOL(kprobe_nest_overflow);
-
-/* ---------------------------------------------------------------------
  * The int3 path
  * ---------------------------------------------------------------------
  */
@@ -141,7 +69,7 @@ static nokprobe_inline void kprobe_start_step(struct kprobe *p,
 					      struct pt_regs *regs,
 					      struct kprobe_ctlblk *kcb)
 {
-	kcb->saved_if = regs->flags & X86_EFLAGS_IF;
+	kcb->saved_irq = regs->flags & X86_EFLAGS_IF;
 	regs->flags &= ~X86_EFLAGS_IF;
 	regs->ip = (unsigned long)p->ainsn.slot;
 }
@@ -201,10 +129,10 @@ NOKPROBE_SYMBOL(kprobe_insn_done);
 static void kprobe_step_done(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
-	kprobe_step_finish(&p->ainsn, (unsigned long)p->addr, kcb->saved_if,
+	kprobe_step_finish(&p->ainsn, (unsigned long)p->addr, kcb->saved_irq,
 			   regs);
 	if (!p->ainsn.if_modifier)
-		regs->flags = (regs->flags & ~X86_EFLAGS_IF) | kcb->saved_if;
+		regs->flags = (regs->flags & ~X86_EFLAGS_IF) | kcb->saved_irq;
 	kprobe_insn_done(p, regs, kcb);
 }
 
@@ -362,7 +290,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		return 0;
 
 	regs->ip = (unsigned long)p->addr;
-	regs->flags = (regs->flags & ~X86_EFLAGS_IF) | kcb->saved_if;
+	regs->flags = (regs->flags & ~X86_EFLAGS_IF) | kcb->saved_irq;
 	if (kcb->state == KPROBE_CPU_REENTERED) {
 		kprobe_pop(kcb);
 	} else {

@@ -199,14 +199,14 @@ const struct kprobe_emulation *kprobe_find_emulation(struct insn *insn)
  * kprobe_step_finish() - set the registers after the slot copy has run
  * @ai: the stepped instruction
  * @addr: the probe address
- * @saved_if: EFLAGS.IF of the probed context (X86_EFLAGS_IF or 0)
+ * @saved_irq: EFLAGS.IF of the probed context (X86_EFLAGS_IF or 0)
  * @regs: registers at the slot's trailing int3
  *
  * Leaves regs->ip where the original instruction would have gone.  Restoring
  * EFLAGS.IF itself is the caller's job.
  */
 void kprobe_step_finish(const struct arch_specific_insn *ai,
-			unsigned long addr, unsigned long saved_if,
+			unsigned long addr, unsigned long saved_irq,
 			struct pt_regs *regs)
 {
 	unsigned long next = kprobe_next_ip(ai, addr);
@@ -216,7 +216,7 @@ void kprobe_step_finish(const struct arch_specific_insn *ai,
 	switch (ai->finish) {
 	case KPROBE_FINISH_PUSHF:
 		/* The slot ran with IF clear; the saved word must not. */
-		*top = (*top & ~X86_EFLAGS_IF) | saved_if;
+		*top = (*top & ~X86_EFLAGS_IF) | saved_irq;
 		fallthrough;
 	case KPROBE_FINISH_NONE:
 		int3_emulate_jmp(regs, next);

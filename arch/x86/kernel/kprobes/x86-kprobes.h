@@ -126,7 +126,7 @@ struct kprobe_emulation {
 /* emulate.c */
 const struct kprobe_emulation *kprobe_find_emulation(struct insn *insn);
 void kprobe_step_finish(const struct arch_specific_insn *ai,
-			unsigned long addr, unsigned long saved_if,
+			unsigned long addr, unsigned long saved_irq,
 			struct pt_regs *regs);
 
 /**
@@ -148,62 +148,6 @@ int kprobe_decode_insn(const u8 *text, unsigned int len,
 		       struct kprobe_decoded *d);
 int kprobe_relocate_insn(struct kprobe_decoded *d, unsigned long from,
 			 unsigned long to);
-
-/*
- * The edges of the per-CPU state machine, bit (from * 8 + to).
- * REENTERED is entered only by kprobe_push() and left only by
- * kprobe_pop(); BUSY is entered and left only by arch_kprobe_busy_begin()
- * and arch_kprobe_busy_end() (core.c), which save and restore the state.
- */
-#define KPROBE_EDGE(from, to)	(1ULL << ((from) * 8 + (to)))
-#define KPROBE_CPU_EDGES						\
-	(KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER) |		\
-	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING) |		\
-	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_POST) |		\
-	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE) |		\
-	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_POST) |		\
-	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE) |		\
-	 KPROBE_EDGE(KPROBE_CPU_POST, KPROBE_CPU_IDLE))
-
-/* core.c: the report of an illegal change, out of line */
-void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
-
-/**
- * kprobe_set_state() - change this CPU's kprobe state
- * @kcb: this CPU's control block
- * @state: the new enum kprobe_cpu_state
- *
- * With kprobe_move_state(), the only way to change kprobe_ctlblk::state
- * outside push/pop.  Warns about a change the state machine does not
- * have; that is a bug in the trap code, and the state is changed anyway
- * so the CPU keeps going.
- */
-static nokprobe_inline void kprobe_set_state(struct kprobe_ctlblk *kcb,
-					     u8 state)
-{
-	u8 cur = kcb->state;
-
-	BUILD_BUG_ON(KPROBE_CPU_NR_STATES > 8);
-	if (unlikely(cur >= KPROBE_CPU_NR_STATES ||
-		     !(KPROBE_CPU_EDGES & KPROBE_EDGE(cur, state))))
-		kprobe_bad_state(kcb, state);
-	kcb->state = state;
-}
-
-/*
- * kprobe_set_state() where the code knows the current state: the edge is
- * checked at build time (@from and @to are constants, and this is always
- * inlined), and only "still in @from" at run time, which on the hit path
- * is one compare instead of a table lookup.
- */
-static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
-					      u8 from, u8 to)
-{
-	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
-	if (unlikely(kcb->state != from))
-		kprobe_bad_state(kcb, to);
-	kcb->state = to;
-}
 
 /*
  * Run @p's post handler, if it has one, in state POST.  The site's post

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A per-CPU kprobe state machine for architectures that probe with a
+ * breakpoint and run the probed instruction from a slot that ends in a
+ * second trap (x86: int3, riscv: ebreak).  Included by such an
+ * architecture's <asm/kprobes.h>; the state stays the architecture's (the
+ * generic core never reads it, see <linux/kprobes_arch.h>), this header
+ * only spares each of them the same bookkeeping.
+ *
+ * The architecture keeps its own diagram of when each transition happens
+ * (asm/kprobes.h); what is common:
+ *
+ *   IDLE -breakpoint-> HANDLER -+- a pre handler changed the pc --> IDLE
+ *                               +- step -> STEPPING -+- trap -+
+ *                               |                    +- fault -> IDLE
+ *                               +- emulated ------------------+
+ *                                                             v
+ *                                  POST (if a post handler) -> IDLE
+ *
+ *   any busy state --breakpoint--> push; REENTERED --trap (or fault)--> pop
+ *
+ * A push saves (current_kprobe, state, saved_irq) on kprobe_ctlblk::saved;
+ * the pop after the step restores them.  Re-entered probes run no
+ * handlers.  Each push needs a new exception context, which bounds the
+ * depth by KPROBE_NEST_MAX.  BUSY is entered and left only by
+ * arch_kprobe_busy_begin()/end(), for the core's busy sections.
+ */
+#ifndef _ASM_GENERIC_KPROBES_CPU_H
+#define _ASM_GENERIC_KPROBES_CPU_H
+
+#include <linux/bug.h>
+#include <linux/compiler.h>
+#include <linux/panic.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <linux/types.h>
+
+struct kprobe;
+
+/**
+ * enum kprobe_cpu_state - what this CPU is doing for kprobes
+ * @KPROBE_CPU_IDLE: nothing; current_kprobe is NULL
+ * @KPROBE_CPU_HANDLER: running the pre handler of current_kprobe
+ * @KPROBE_CPU_STEPPING: executing current_kprobe's slot copy
+ * @KPROBE_CPU_POST: running the post handler of current_kprobe
+ * @KPROBE_CPU_REENTERED: stepping current_kprobe, hit while this CPU was
+ *	already busy with a probe; the interrupted state is on
+ *	kprobe_ctlblk::saved
+ * @KPROBE_CPU_BUSY: inside the core's kprobe_busy_begin()/end()
+ * @KPROBE_CPU_NR_STATES: not a state, the number of states
+ */
+enum kprobe_cpu_state {
+	KPROBE_CPU_IDLE = 0,
+	KPROBE_CPU_HANDLER,
+	KPROBE_CPU_STEPPING,
+	KPROBE_CPU_POST,
+	KPROBE_CPU_REENTERED,
+	KPROBE_CPU_BUSY,
+	KPROBE_CPU_NR_STATES
+};
+
+#define KPROBE_NEST_MAX		4
+
+/**
+ * struct kprobe_saved_state - an interrupted probe, saved by a push
+ * @kp: its current_kprobe
+ * @state: its state
+ * @saved_irq: its saved interrupt-enable bit
+ */
+struct kprobe_saved_state {
+	struct kprobe *kp;
+	u8 state;
+	unsigned long saved_irq;
+};
+
+/**
+ * struct kprobe_ctlblk - per-CPU kprobe control block
+ * @state: enum kprobe_cpu_state
+ * @depth: number of entries used in @saved
+ * @saved_irq: the probed context's interrupt-enable bit, as the
+ *	architecture saves it while the copy runs with interrupts off
+ *	(x86: EFLAGS.IF, riscv: sstatus.SPIE)
+ * @saved: the interrupted states, innermost last
+ */
+struct kprobe_ctlblk {
+	u8 state;
+	u8 depth;
+	unsigned long saved_irq;
+	struct kprobe_saved_state saved[KPROBE_NEST_MAX];
+};
+
+DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+/* The core's (<linux/kprobes.h>); repeated here for push and pop. */
+DECLARE_PER_CPU(struct kprobe *, current_kprobe);
+
+static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
+{
+	return this_cpu_ptr(&kprobe_ctlblk);
+}
+
+/**
+ * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
+ *
+ * BUSY behaves as a running probe for every hit: they are re-entries.
+ * Context: preemption disabled; the outermost busy section only.
+ * Return: the state to restore, for arch_kprobe_busy_end().
+ */
+static __always_inline unsigned long arch_kprobe_busy_begin(void)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	u8 state = kcb->state;
+
+	kcb->state = KPROBE_CPU_BUSY;
+	return state;
+}
+
+/**
+ * arch_kprobe_busy_end() - leave state BUSY
+ * @saved: what arch_kprobe_busy_begin() returned
+ */
+static __always_inline void arch_kprobe_busy_end(unsigned long saved)
+{
+	get_kprobe_ctlblk()->state = saved;
+}
+
+/* The edges of the state machine, bit (from * 8 + to); push/pop aside. */
+#define KPROBE_EDGE(from, to)	(1ULL << ((from) * 8 + (to)))
+#define KPROBE_CPU_EDGES						\
+	(KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER) |		\
+	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING) |		\
+	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_POST) |		\
+	 KPROBE_EDGE(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE) |		\
+	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_POST) |		\
+	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE) |		\
+	 KPROBE_EDGE(KPROBE_CPU_POST, KPROBE_CPU_IDLE))
+
+/* kernel/kprobes/cpu.c: the report, out of line (rare and big) */
+void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
+/* The core's (<linux/kprobes.h>). */
+void dump_kprobe(struct kprobe *kp);
+
+/*
+ * Each push comes from a new exception context, so running out of entries
+ * cannot happen short of a bug.  There is no way to run the probed
+ * instruction without its state, so stop here with the culprit on the
+ * console.  Inline so that objtool sees the panic() of a noreturn path.
+ */
+static __always_inline void __noreturn kprobe_nest_overflow(struct kprobe *p)
+{
+	dump_kprobe(p);
+	panic("kprobes: probes nested more than %d deep on CPU %d\n",
+	      KPROBE_NEST_MAX, raw_smp_processor_id());
+}
+
+/**
+ * kprobe_set_state() - change this CPU's kprobe state
+ * @kcb: this CPU's control block
+ * @state: the new enum kprobe_cpu_state
+ *
+ * With kprobe_move_state(), the only way to change kprobe_ctlblk::state
+ * outside push/pop and busy sections.  Warns about a change the state
+ * machine does not have (a bug in the trap code) and changes it anyway,
+ * so that the CPU keeps going.
+ */
+static __always_inline void kprobe_set_state(struct kprobe_ctlblk *kcb,
+					     u8 state)
+{
+	u8 cur = kcb->state;
+
+	BUILD_BUG_ON(KPROBE_CPU_NR_STATES > 8);
+	if (unlikely(cur >= KPROBE_CPU_NR_STATES ||
+		     !(KPROBE_CPU_EDGES & KPROBE_EDGE(cur, state))))
+		kprobe_bad_state(kcb, state);
+	kcb->state = state;
+}
+
+/*
+ * kprobe_set_state() where the caller knows the current state: the edge
+ * is checked at build time (@from and @to are constants), only "still in
+ * @from" at run time, one compare on the hit path.
+ */
+static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
+					      u8 from, u8 to)
+{
+	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
+	if (unlikely(kcb->state != from))
+		kprobe_bad_state(kcb, to);
+	kcb->state = to;
+}
+
+/*
+ * Save what this CPU is doing and make @p current in @state.  A nested
+ * exception may push and pop in the middle of this; claiming the entry
+ * before filling it keeps the two from sharing one.  False when every
+ * entry is taken (the caller stops with kprobe_nest_overflow()).
+ */
+static __always_inline bool kprobe_push(struct kprobe_ctlblk *kcb,
+					struct kprobe *p, u8 state)
+{
+	unsigned int depth = kcb->depth;
+	struct kprobe_saved_state *s;
+
+	if (depth >= KPROBE_NEST_MAX)
+		return false;
+	kcb->depth = depth + 1;
+	barrier();
+
+	s = &kcb->saved[depth];
+	s->kp = __this_cpu_read(current_kprobe);
+	s->state = kcb->state;
+	s->saved_irq = kcb->saved_irq;
+	__this_cpu_write(current_kprobe, p);
+	kcb->state = state;
+	return true;
+}
+
+/* Back to what the last kprobe_push() saved. */
+static __always_inline void kprobe_pop(struct kprobe_ctlblk *kcb)
+{
+	struct kprobe_saved_state *s;
+
+	if (WARN_ON_ONCE(!kcb->depth)) {
+		kcb->state = KPROBE_CPU_IDLE;
+		__this_cpu_write(current_kprobe, NULL);
+		return;
+	}
+	s = &kcb->saved[kcb->depth - 1];
+	__this_cpu_write(current_kprobe, s->kp);
+	kcb->state = s->state;
+	kcb->saved_irq = s->saved_irq;
+	/* Release the entry only once it has been read, see kprobe_push(). */
+	barrier();
+	kcb->depth--;
+}
+
+#endif /* _ASM_GENERIC_KPROBES_CPU_H */

@@ -186,9 +186,8 @@ fi
 # this flavour's objects in a copy of its sources, so that the repository
 # stays clean.  Not under /lib/modules: it runs in kp.mode=bench and from
 # selftests/kprobes/bench_smoke.sh, not as a module test.
-# Its probe targets are x86 assembly: other architectures have no
-# benchmark yet (bench_smoke.sh skips without the module).
-if [ -z "$KP_ARCH" ] || [ "$KP_ARCH" = i386 ]; then
+# Its probe targets are assembly, for x86-64, i386 and riscv64.
+if true; then
 	bench=$KP_DIR/bench
 	rm -rf "$bench"
 	cp -r "$KP_TOOLS/bench" "$bench"

@@ -7,7 +7,6 @@
 #define KPBENCH_H
 
 #define KPB_MASS_FUNCS	10240	/* kpb_m0 ... kpb_m10239 */
-#define KPB_MASS_STRIDE	2	/* bytes per mass function: nop; ret */
 
 long kpb_t_plain(long a, long b);
 long kpb_t_k(long a, long b);
@@ -19,5 +18,6 @@ long kpb_t_short_plain(long a, long b);
 long kpb_t_b(long a, long b);
 long kpb_t_r(long a, long b);
 long kpb_m0(long a, long b);
+long kpb_m1(long a, long b);
 
 #endif /* KPBENCH_H */

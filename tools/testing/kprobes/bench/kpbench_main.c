@@ -378,23 +378,34 @@ out:
 		unregister_kprobe(&kp);
 }
 
+/*
+ * What the list must say of a probe that the kernel can optimize (or put
+ * on ftrace); NULL where the architecture cannot (riscv: no OPTPROBES, no
+ * KPROBES_ON_FTRACE).  The same kernel config decides for both kernels.
+ */
+#define KPB_OPT		(IS_ENABLED(CONFIG_OPTPROBES) ? "[OPTIMIZED]" : NULL)
+#define KPB_FTRACE	(IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ? "[FTRACE]" : NULL)
+
 static void kpb_hit_costs(void)
 {
 	kpb_hit("hit_k_ns", "kpb_t_k", kpb_t_k, kpb_t_plain,
 		KPB_PRE | KPB_POST, false, NULL);
 	kpb_hit("hit_b_ns", "kpb_t_b", kpb_t_b, kpb_t_short_plain,
 		KPB_PRE, false, NULL);
-	kpb_hit("hit_o_ns", "kpb_t_o", kpb_t_o, kpb_t_plain,
-		KPB_PRE, false, "[OPTIMIZED]");
+	/* Without jump optimization "o" and "ro" would be "b" and "r". */
+	if (KPB_OPT)
+		kpb_hit("hit_o_ns", "kpb_t_o", kpb_t_o, kpb_t_plain,
+			KPB_PRE, false, KPB_OPT);
 	kpb_hit("hit_f_ns", "kpb_ftrace_target", kpb_ftrace_target,
-		kpb_ftrace_plain, KPB_PRE, false, "[FTRACE]");
+		kpb_ftrace_plain, KPB_PRE, false, KPB_FTRACE);
 	kpb_hit("hit_r_ns", "kpb_t_r", kpb_t_r, kpb_t_short_plain,
 		0, true, NULL);
-	kpb_hit("hit_ro_ns", "kpb_t_ro", kpb_t_ro, kpb_t_plain,
-		0, true, "[OPTIMIZED]");
+	if (KPB_OPT)
+		kpb_hit("hit_ro_ns", "kpb_t_ro", kpb_t_ro, kpb_t_plain,
+			0, true, KPB_OPT);
 	/* Steady state in both kernels: upstream optimizes the pair too. */
 	kpb_hit("hit_kr_ns", "kpb_t_kr", kpb_t_kr, kpb_t_plain,
-		KPB_PRE, true, "[OPTIMIZED]");
+		KPB_PRE, true, KPB_OPT);
 }
 
 /* ---- mass registration --------------------------------------------------- */
@@ -406,6 +417,7 @@ static struct kprobe **kpb_mass_ptrs;
 static void kpb_mass_prepare(unsigned int n)
 {
 	unsigned long base = (unsigned long)kpb_m0;
+	unsigned long stride = (unsigned long)kpb_m1 - base;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -414,7 +426,7 @@ static void kpb_mass_prepare(unsigned int n)
 		 * both kernels, so the timings are of registration alone.
 		 */
 		kpb_init_kprobe(&kpb_mass[i],
-				(kpb_fn_t)(base + i * KPB_MASS_STRIDE),
+				(kpb_fn_t)(base + i * stride),
 				KPB_PRE | KPB_POST);
 		kpb_mass_ptrs[i] = &kpb_mass[i];
 	}

@@ -9,10 +9,17 @@
  * derives a module symbol's size from the next symbol: the size of each
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
+ *
+ * x86-64, i386 and riscv64 each have their instructions for the shapes
+ * below.  riscv's are all 4 bytes (no compressed forms): one shape, one
+ * size, whatever the assembler would have chosen.
  */
 #include <linux/linkage.h>
 
 	.text
+#ifdef CONFIG_RISCV
+	.option norvc
+#endif
 
 /* Open a function named \name without padding in front of it. */
 .macro kpb_func name
@@ -29,7 +36,7 @@
  * Optimizable shape: 12 bytes of register moves and adds, then ret.  A
  * probe at offset 0 without a post_handler can become a jump.  On i386
  * (regparm(3): a in %eax, b in %edx) the same 12 bytes are six 2-byte
- * instructions.
+ * instructions; riscv has four instructions, and no jump optimization.
  */
 .macro kpb_movs name
 	kpb_func \name
@@ -38,13 +45,18 @@
 	movq	%rsi, %rdx
 	movq	%rdx, %rcx
 	addq	%rcx, %rax
-#else
+#elif defined(CONFIG_X86_32)
 	movl	%eax, %eax
 	movl	%edx, %edx
 	movl	%edx, %ecx
 	movl	%ecx, %ecx
 	addl	%ecx, %eax
 	movl	%eax, %eax
+#else
+	mv	a5, a0
+	mv	a4, a1
+	mv	a3, a4
+	add	a0, a5, a3
 #endif
 	ret
 	kpb_endfunc \name
@@ -66,8 +78,10 @@
 	kpb_func \name
 #ifdef CONFIG_X86_64
 	movq	%rdi, %rax
-#else
+#elif defined(CONFIG_X86_32)
 	movl	%eax, %eax
+#else
+	mv	a0, a0
 #endif
 	ret
 	kpb_endfunc \name
@@ -79,8 +93,8 @@
 
 /*
  * Mass-registration targets: KPB_MASS_FUNCS (kpbench.h) functions
- * "nop; ret" of KPB_MASS_STRIDE bytes each, kpb_m0 ... kpb_m10239, one
- * probe on each nop.
+ * "nop; ret", kpb_m0 ... kpb_m10239, back to back (kpb_m1 - kpb_m0 apart),
+ * one probe on each nop.
  * Separate small functions rather than one long run of nops: a probe's
  * address is checked by decoding its function from the start, which would
  * make one huge function quadratic in the number of probes.

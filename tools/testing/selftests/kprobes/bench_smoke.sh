@@ -22,10 +22,31 @@ check "the benchmark module loads and runs" \
 dmesg | sed -n 's/.*\(kpbench,.*\)/\1/p' > /tmp/kpbench.out
 sed 's/^/# /' /tmp/kpbench.out
 check "it reports the end of its run" grep -q '^kpbench,done,' /tmp/kpbench.out
-check "it reports no error" \
-	sh -c '! grep -q "^kpbench,error," /tmp/kpbench.out'
-for m in hit_k_ns hit_b_ns hit_o_ns hit_f_ns hit_r_ns hit_ro_ns hit_kr_ns \
-	 mass10_reg_us single10_reg_us scale10_k_ns; do
+# An ftrace site at kpb_ftrace_target's entry that kprobes refuse
+# (upstream riscv: no KPROBES_ON_FTRACE) is the kernel's limit, not the
+# benchmark's error.
+refused_f='^kpbench,error,hit_f_ns: register_kprobe -22$'
+grep '^kpbench,error,' /tmp/kpbench.out > /tmp/kpbench.err
+f_refused=
+if grep -q "$refused_f" /tmp/kpbench.err && kconfig_off KPROBES_ON_FTRACE; then
+	f_refused=1
+	grep -v "$refused_f" /tmp/kpbench.err > /tmp/kpbench.err.rest
+	mv /tmp/kpbench.err.rest /tmp/kpbench.err
+fi
+check "it reports no error" sh -c '! [ -s /tmp/kpbench.err ]'
+metrics="hit_k_ns hit_b_ns hit_f_ns hit_r_ns hit_kr_ns"
+metrics="$metrics mass10_reg_us single10_reg_us scale10_k_ns"
+# Jump-optimized cases, where the kernel has jump optimization.
+if kconfig_off OPTPROBES; then
+	skip "it reports hit_o_ns and hit_ro_ns (no OPTPROBES in this kernel)"
+else
+	metrics="$metrics hit_o_ns hit_ro_ns"
+fi
+for m in $metrics; do
+	if [ "$m" = hit_f_ns ] && [ -n "$f_refused" ]; then
+		skip "it reports $m (kprobes refuse the ftrace site at kpb_ftrace_target)"
+		continue
+	fi
 	check "it reports $m" grep -q "^kpbench,$m,-\{0,1\}[0-9]" /tmp/kpbench.out
 done
 check "it unloads" rmmod kpbench

@@ -10,6 +10,9 @@
  *   kprobes_kunit_kretprobe.c  suite "kprobes_api_kretprobe"
  *   kprobes_kunit_boost.c      suites "kprobes_boost", "kprobes_batch"
  *                              (x86: boosted execution, white-box)
+ *   kprobes_kunit_opt.c        suite "kprobes_opt" (jump optimization,
+ *                              with its own assembly targets in
+ *                              kprobes_kunit_opt_targets.S)
  *   kprobes_kunit_<arch>.c     what the suites must know of an
  *                              architecture: instruction boundaries, the
  *                              names it refuses, its argument register

@@ -2,7 +2,8 @@
 /*
  * KUnit tests of jump optimization: suite "kprobes_opt".
  *
- * The targets are small assembly functions of known shape (below), so
+ * The targets are small assembly functions of known shape
+ * (kprobes_kunit_opt_targets.S), so
  * that whether a probe may be optimized does not depend on the compiler:
  * one that can take a jump at its entry, one whose region is a single
  * rip-relative load, and three that must be refused (a call inside the
@@ -32,7 +33,7 @@
 #include <asm/text-patching.h>
 #include <asm/unwind.h>
 
-#include "kprobes_opt_kunit.h"
+#include "kprobes_kunit_opt.h"
 
 /* What each target must return. */
 static long kpopt_good_ref(long x)
@@ -120,7 +121,7 @@ static bool kpopt_regs_ok(struct kprobe *p, struct pt_regs *regs)
 	unsigned long ret = *(unsigned long *)regs->sp;
 
 	return regs->ip == (unsigned long)p->addr + INT3_INSN_SIZE &&
-	       ret == (unsigned long)kpopt_invoke_ret &&
+	       ret == kpopt_invoke_ret_addr &&
 	       (regs->flags & X86_EFLAGS_IF) && irqs_disabled() &&
 	       !preemptible();
 }
@@ -427,7 +428,7 @@ static void kpopt_recursion_missed(struct kunit *test)
 static unsigned long kpopt_unwind_want(struct kprobe *p)
 {
 	if (IS_ENABLED(CONFIG_UNWINDER_ORC))
-		return (unsigned long)kpopt_invoke_ret;
+		return kpopt_invoke_ret_addr;
 	return (unsigned long)p->addr + INT3_INSN_SIZE;
 }
 
@@ -798,6 +799,4 @@ static struct kunit_suite kpopt_suite = {
 
 kunit_test_suite(kpopt_suite);
 
-MODULE_DESCRIPTION("KUnit tests of kprobes jump optimization");
-MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

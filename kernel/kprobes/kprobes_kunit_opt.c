@@ -3,9 +3,9 @@
  * KUnit tests of jump optimization: suite "kprobes_opt".
  *
  * The targets are small assembly functions of known shape
- * (kprobes_kunit_opt_targets.S), so
- * that whether a probe may be optimized does not depend on the compiler:
- * one that can take a jump at its entry, one whose region is a single
+ * (kprobes_kunit_opt_targets.S), so that whether a probe may be optimized
+ * does not depend on the compiler: one that can take a jump at its entry,
+ * one whose region is a single
  * rip-relative load, and three that must be refused (a call inside the
  * region, a jump into it, an indirect jump in the function).  Every probe
  * must keep working either way: each case checks the results of the

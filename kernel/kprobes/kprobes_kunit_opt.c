@@ -5,11 +5,11 @@
  * The targets are small assembly functions of known shape
  * (kprobes_kunit_opt_targets.S), so that whether a probe may be optimized
  * does not depend on the compiler: one that can take a jump at its entry,
- * one whose region is a single
- * rip-relative load, and three that must be refused (a call inside the
- * region, a jump into it, an indirect jump in the function).  Every probe
- * must keep working either way: each case checks the results of the
- * calls, the number of handler runs and what the handlers saw in pt_regs.
+ * one whose region is a single rip-relative load, and three that must be
+ * refused (a call inside the region, a jump into it, an indirect jump in
+ * the function).  Every probe must keep working either way: each case
+ * checks the results of the calls, the number of handler runs and what
+ * the handlers saw in pt_regs.
  *
  * The optimizer is driven through its own helpers, exported to KUnit
  * only: kprobe_opt_wait() (wait_for_kprobe_optimizer()), the sysctl's

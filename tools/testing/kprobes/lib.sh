@@ -176,6 +176,15 @@ KP_REMOVED=(
 	arch/riscv/kernel/probes/rethook_trampoline.S
 	arch/riscv/kernel/probes/Makefile
 	arch/riscv/include/asm/kprobes.h
+	# powerpc: kprobes, its ftrace and jump-optimization halves, and its
+	# rethook (a kprobe on a trampoline, whose only kprobes-free user
+	# would be fprobe).  The back-end is arch/powerpc/kernel/probes/.
+	arch/powerpc/kernel/kprobes.c
+	arch/powerpc/kernel/kprobes-ftrace.c
+	arch/powerpc/kernel/optprobes.c
+	arch/powerpc/kernel/optprobes_head.S
+	arch/powerpc/kernel/rethook.c
+	arch/powerpc/include/asm/kprobes.h
 	samples/kprobes
 )
 

@@ -31,9 +31,10 @@
 #include <linux/ptrace.h>
 #include <linux/types.h>
 
+#include <asm/probes.h>		/* BREAKPOINT_INSTRUCTION: trap */
+
 /* The unit a probe saves and replaces: one instruction word. */
 typedef u32 kprobe_opcode_t;
-#define BREAKPOINT_INSTRUCTION	0x7fe00008	/* trap (tw 31,0,0) */
 
 /* The longest instruction that can be probed, in bytes (prefixed). */
 #define MAX_INSN_SIZE		8

@@ -6,12 +6,14 @@
 # Contents:
 #   /init                  tools/testing/kprobes/init
 #   /bin/busybox + links   the host's busybox-static (ARCH=i386: Debian's
-#                          i386 one, unpacked by deps.sh; ARCH=riscv64: built
-#                          by deps.sh from Debian's source package)
+#                          i386 one, unpacked by deps.sh; ARCH=riscv64,
+#                          ppc64le: built by deps.sh from Debian's source
+#                          package)
 #   /bin/bash              the host's bash-static, if installed (ARCH=i386,
-#                          riscv64: the one of deps.sh, as busybox)
+#                          riscv64, ppc64le: the one of deps.sh, as busybox)
 #   /bin/kp-exit           guest/kp-exit.c, built statically here (with the
-#                          riscv64 cross compiler on riscv64, as all helpers)
+#                          cross compiler on riscv64 and ppc64le, as all
+#                          helpers)
 #   /etc/kp-kernel.config  the kernel's .config (what tests may expect)
 #   /bin/kp-uprobe-target  guest/kp-uprobe-target.c, what the uprobe event
 #                          test probes (selftests/kprobes/uprobe_event.sh)
@@ -132,61 +134,86 @@ if [ -x "$ftrace/ftracetest" ]; then
 		die "ftracetest cases missing in $ftrace/test.d"
 fi
 
-# riscv64 runs under TCG several times slower than x86-64, and every
-# ftracetest case costs 10 - 20 s there whatever it tests (ftracetest
-# resets every event before and after it).  It runs the cases whose
-# outcome depends on the architecture's back-end: where a probe sits and
-# how a hit runs the probed instruction (add_and_remove, probepoint,
-# kprobe_insn_boundary, kprobe_multiprobe), argument and return registers
-# (kprobe_args, kretprobe_args, kretprobe_entry_arg, kretprobe_maxactive),
-# a handler faulting on user memory in the breakpoint trap
-# (kprobe_args_user), module text (kprobe_module), probes next to ftrace's
-# patchable entry (kprobe_ftrace, kprobe-direct).  The others test
+# The cross architectures (riscv64, ppc64le) run under TCG several times
+# slower than x86-64, and every ftracetest case costs 10 - 30 s there
+# whatever it tests (ftracetest resets every event before and after it).
+# They run the cases whose outcome depends on the architecture's back-end:
+# where a probe sits and how a hit runs the probed instruction
+# (add_and_remove, probepoint, kprobe_insn_boundary, kprobe_multiprobe),
+# argument and return registers (kprobe_args, kretprobe_args,
+# kretprobe_entry_arg, kretprobe_maxactive), a handler faulting on user
+# memory in the breakpoint trap (kprobe_args_user), module text
+# (kprobe_module), probes next to ftrace's patchable entry (kprobe_ftrace,
+# kprobe-direct), and what only some architectures have (optimized
+# probes, fprobe on the architecture's rethook).  The others test
 # trace_kprobe's parser and the event plumbing, code that is the same on
-# every architecture and that the x86-64 and i386 cells run, or cannot
-# run on riscv; kp-skip lists them, CASE<TAB>why, and /init reports them
-# as skipped with that reason.  In brackets, what a case took in a full
-# riscv64 run (2026-12-01, 980 events, the machine busy; that run was
-# stopped after these, but every one of its cases took 20 - 32 s).
-if [ "$KP_ARCH" = riscv64 ] && [ -x "$ftrace/ftracetest" ]; then
-	generic='arch-independent, run on x86'
-	while IFS='|' read -r case why; do
-		printf '%s\triscv64: %s\n' "$case" "$why"
-	done > "$ROOT/kselftest/ftrace/kp-skip" <<EOF
-kprobe/busy_check.tc|$generic: removing a busy event (22 s)
-kprobe/kprobe_args_char.tc|$generic: the char type (22 s)
-kprobe/kprobe_args_comm.tc|$generic: \$comm (22 s)
-kprobe/kprobe_args_string.tc|$generic: string fetches (22 s)
-kprobe/kprobe_args_symbol.tc|$generic: the symbol type (20 s)
-kprobe/kprobe_args_syntax.tc|$generic: the fetch-argument parser (32 s)
+# every architecture and that the x86-64 and i386 cells run, or cannot run
+# on that architecture; kp-skip lists them, CASE<TAB>why, and /init
+# reports them as skipped with that reason.  What the generic ones took
+# in a full riscv64 run (2026-12-01, 980 events, the machine busy):
+# busy_check, kprobe_args_char, kprobe_args_comm, kprobe_args_string 22 s
+# each, kprobe_args_symbol 20 s, kprobe_args_syntax 32 s; every case of
+# that run took 20 - 32 s.
+# kp_skip_cases - CASE|why lines for $KP_ARCH: the generic ones, then the
+# architecture's own.
+kp_skip_cases()
+{
+	local generic='arch-independent, run on x86'
+
+	cat <<EOF
+kprobe/busy_check.tc|$generic: removing a busy event
+kprobe/kprobe_args_char.tc|$generic: the char type
+kprobe/kprobe_args_comm.tc|$generic: \$comm
+kprobe/kprobe_args_string.tc|$generic: string fetches
+kprobe/kprobe_args_symbol.tc|$generic: the symbol type
+kprobe/kprobe_args_syntax.tc|$generic: the fetch-argument parser
 kprobe/kprobe_args_type.tc|$generic: type casts
 kprobe/kprobe_args_vfs.tc|$generic: %pd/%pD
 kprobe/kprobe_eventname.tc|$generic: event names
 kprobe/kprobe_non_uniq_symbol.tc|one name_show in this kernel, unsupported everywhere
-kprobe/kprobe_opt_types.tc|no optimized probes on riscv, the case knows x86 only
 kprobe/kprobe_syntax_errors.tc|$generic: the event parser's errors
 kprobe/kretprobe_return_suffix.tc|$generic: the %return syntax
-kprobe/multiple_kprobes.tc|256 entry probes, registration and arming in bulk, covered on riscv by probepoint and the kselftests
 kprobe/profile.tc|$generic: kprobe_profile, which the kselftests read
 kprobe/uprobe_syntax_errors.tc|$generic: the uprobe event parser
 dynevent/add_remove_kprobe.tc|$generic: dynamic_events
 dynevent/add_remove_btfarg.tc|no BTF in this kernel, unsupported everywhere
 dynevent/clear_select_events.tc|$generic: synthetic events
 dynevent/generic_clear_event.tc|$generic: synthetic events
-dynevent/test_duplicates.tc|eprobes on syscall events, which riscv64 builds without
+dynevent/test_duplicates.tc|eprobes on syscall events, which $KP_ARCH builds without
+EOF
+	case $KP_ARCH in
+	riscv64)
+		cat <<EOF
+kprobe/kprobe_opt_types.tc|no optimized probes on riscv, the case knows x86 only
+kprobe/multiple_kprobes.tc|256 entry probes, registration and arming in bulk, covered on riscv by probepoint and the kselftests
 dynevent/add_remove_fprobe.tc|no fprobe on riscv 6.12
 dynevent/fprobe_args_vfs.tc|no fprobe on riscv 6.12
 dynevent/fprobe_entry_arg.tc|no fprobe on riscv 6.12
 dynevent/fprobe_syntax_errors.tc|no fprobe on riscv 6.12
 dynevent/tprobe_syntax_errors.tc|no fprobe on riscv 6.12, tprobes use it
 EOF
+		;;
+	ppc64le)
+		cat <<EOF
+direct/kprobe-direct.tc|no ftrace direct calls on powerpc 6.12 (no ftrace-direct sample), unsupported there
+dynevent/add_remove_fprobe.tc|$generic: fprobe events' plumbing (fprobe_entry_arg and fprobe_args_vfs run fprobes here)
+dynevent/fprobe_syntax_errors.tc|$generic: the fprobe event parser
+dynevent/tprobe_syntax_errors.tc|$generic: the tprobe event parser
+EOF
+		;;
+	esac
+}
+if [ -n "$KP_CROSS" ] && [ -x "$ftrace/ftracetest" ]; then
+	kp_skip_cases | while IFS='|' read -r case why; do
+		printf '%s\t%s: %s\n' "$case" "$KP_ARCH" "$why"
+	done > "$ROOT/kselftest/ftrace/kp-skip"
 fi
 
 # The benchmark module (bench/, see bench.sh), built out of tree against
 # this flavour's objects in a copy of its sources, so that the repository
 # stays clean.  Not under /lib/modules: it runs in kp.mode=bench and from
 # selftests/kprobes/bench_smoke.sh, not as a module test.
-# Its probe targets are assembly, for x86-64, i386 and riscv64.
+# Its probe targets are assembly, for x86-64, i386, riscv64 and ppc64le.
 if true; then
 	bench=$KP_DIR/bench
 	rm -rf "$bench"

@@ -204,8 +204,8 @@ KP_REMOVED=(
 	arch/riscv/kernel/probes/Makefile
 	arch/riscv/include/asm/kprobes.h
 	# powerpc: kprobes, its ftrace and jump-optimization halves, and its
-	# rethook (a kprobe on a trampoline, whose only kprobes-free user
-	# would be fprobe).  The back-end is arch/powerpc/kernel/probes/.
+	# rethook (a kprobe on a trampoline).  Ours, rethook included, is
+	# arch/powerpc/kernel/probes/.
 	arch/powerpc/kernel/kprobes.c
 	arch/powerpc/kernel/kprobes-ftrace.c
 	arch/powerpc/kernel/optprobes.c

@@ -14,8 +14,8 @@
  * emulate_step()): no second exception, and the instructions whose
  * result depends on their own address (branches, addpcis) are only ever
  * emulated.  What the library cannot emulate runs out of line: the copy
- * in an instruction slot, with MSR_SE set and MSR_EE clear, until the
- * single-step exception brings the CPU back.  Instructions that neither
+ * in an instruction slot, with MSR_SE set and preemption disabled, until
+ * the single-step exception brings the CPU back.  Instructions that neither
  * can run (rfid, mtmsrd, traps, sc, writes of SRR0/SRR1, larx/stcx.
  * sequences, pc-relative prefixed forms) are refused.  The code is in
  * arch/powerpc/kernel/probes/.
@@ -92,9 +92,10 @@ struct arch_specific_insn {
  *   any busy state --trap of a probe--> emulated with no handler, or
  *   push; REENTERED --single step (or a fault in the copy)--> pop
  *
- * While a copy runs MSR_EE is clear (kprobe_ctlblk::saved_irq keeps the
- * probed context's), so only an exception of the copy itself (a page
- * fault) or a system reset / machine check can come in between.
+ * While a copy runs preemption is disabled, interrupts are as the probed
+ * context had them (kprobe_ctlblk::saved_irq is unused): an interrupt
+ * taken in between runs with MSR_SE clear, and a probe it hits is a
+ * re-entry, pushed over the step it interrupted.
  */
 #include <asm-generic/kprobes-cpu.h>
 

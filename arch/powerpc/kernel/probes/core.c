@@ -11,10 +11,10 @@
  *      probe address; it finds the site and runs the pre handler (state
  *      HANDLER);
  *   2. emulate_step() runs the instruction on @regs if it can: go to 4;
- *   3. else the CPU is sent to the slot with MSR_SE set and MSR_EE clear
- *      (state STEPPING); after the copy the single-step exception calls
- *      kprobe_post_handler(), which puts nip after the probed instruction
- *      and gives MSR_EE back;
+ *   3. else the CPU is sent to the slot with MSR_SE set and preemption
+ *      disabled (state STEPPING); after the copy the single-step
+ *      exception calls kprobe_post_handler(), which puts nip after the
+ *      probed instruction;
  *   4. the post handler runs (state POST), then state IDLE; execution
  *      goes on after the probed instruction.
  *
@@ -41,25 +41,28 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
  */
 
 /*
- * Send the CPU to @p's slot for one instruction.  MSR_EE stays clear
- * until the single-step exception, so the task can neither be preempted
- * nor migrate while this CPU's state points at the slot.
+ * Send the CPU to @p's slot for one instruction, with MSR_SE set.
+ * Preemption stays disabled until the single-step exception, so the task
+ * cannot migrate while this CPU's state points at the slot.  Interrupts
+ * are left as the probed context had them: on 64-bit Book3S the soft
+ * interrupt mask and MSR_EE must agree, and a clear MSR_EE under a
+ * soft-enabled context is a bug to the interrupt code.  An interrupt
+ * taken meanwhile runs with MSR_SE clear (the hardware clears it), and a
+ * probe it hits is a re-entry.
  */
 static nokprobe_inline void kprobe_start_step(struct kprobe *p,
-					      struct pt_regs *regs,
-					      struct kprobe_ctlblk *kcb)
+					      struct pt_regs *regs)
 {
-	kcb->saved_irq = regs->msr & MSR_EE;
-	regs_set_return_msr(regs, (regs->msr & ~MSR_EE) | MSR_SE);
+	preempt_disable();
+	regs_set_return_msr(regs, regs->msr | MSR_SE);
 	regs_set_return_ip(regs, (unsigned long)p->ainsn.slot);
 }
 
-/* Give the probed context its MSR back (MSR_SE off, its MSR_EE). */
-static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
-					    struct kprobe_ctlblk *kcb)
+/* The step is over: MSR_SE off (traps.c clears it too), preemption back. */
+static nokprobe_inline void kprobe_end_step(struct pt_regs *regs)
 {
-	regs_set_return_msr(regs, (regs->msr & ~(MSR_SE | MSR_EE)) |
-			    kcb->saved_irq);
+	regs_set_return_msr(regs, regs->msr & ~MSR_SE);
+	preempt_enable_no_resched();
 }
 
 /*
@@ -122,7 +125,7 @@ static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 		kprobe_insn_done(p, regs, kcb);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb);
+	kprobe_start_step(p, regs);
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
@@ -143,7 +146,7 @@ static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
 		return;
 	if (!kprobe_push(kcb, p, KPROBE_CPU_REENTERED))
 		kprobe_nest_overflow(p);
-	kprobe_start_step(p, regs, kcb);
+	kprobe_start_step(p, regs);
 }
 
 NOKPROBE_SYMBOL(kprobe_reenter);
@@ -211,7 +214,7 @@ int kprobe_post_handler(struct pt_regs *regs)
 		return 0;
 
 	regs_set_return_ip(regs, (unsigned long)p->addr + p->ainsn.len);
-	kprobe_end_step(regs, kcb);
+	kprobe_end_step(regs);
 	kprobe_insn_done(p, regs, kcb);
 	return 1;
 }
@@ -225,7 +228,7 @@ NOKPROBE_SYMBOL(kprobe_post_handler);
  *
  * Called through kprobe_page_fault() by the page fault handler.  A fault
  * of the copy in the slot is made a fault of the original: the CPU is put
- * back at the probe address with its MSR, and the state the hit
+ * back at the probe address without MSR_SE, and the state the hit
  * interrupted is restored, so that the exception table (or the oops) sees
  * the real address.  A retry hits the probe again.  Faults in handlers
  * are left to the normal fixup.
@@ -251,7 +254,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		return 0;
 
 	regs_set_return_ip(regs, (unsigned long)p->addr);
-	kprobe_end_step(regs, kcb);
+	kprobe_end_step(regs);
 	if (kcb->state == KPROBE_CPU_REENTERED) {
 		kprobe_pop(kcb);
 	} else {
@@ -394,7 +397,7 @@ void arch_disarm_kprobe(struct kprobe *p)
 /**
  * arch_remove_kprobe() - release what arch_kprobe_prepare() took
  * @p: a disarmed site's kprobe, after an RCU grace period: no CPU is in
- *	its slot any more (a copy runs with MSR_EE clear)
+ *	its slot any more (a copy runs with preemption disabled)
  */
 void arch_remove_kprobe(struct kprobe *p)
 {

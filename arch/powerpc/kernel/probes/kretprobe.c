@@ -41,7 +41,6 @@ NOKPROBE_SYMBOL(arch_prepare_kretprobe);
  *
  * Return: the address the trampoline returns to.
  */
-unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs)
 {
 	return kretprobe_trampoline_handler(regs, (void *)regs->gpr[1]);

@@ -29,6 +29,10 @@ bool kprobe_insn_is_trap(u32 word);
 bool kprobe_insn_is_larx(u32 word);
 bool kprobe_insn_is_stcx(u32 word);
 
+/* return_trampoline.S: what the trampolines call with their pt_regs */
+unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
+unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);
+
 /* The instruction as the single-step library takes it. */
 static __always_inline ppc_inst_t kprobe_ppc_inst(const struct arch_specific_insn *ai)
 {

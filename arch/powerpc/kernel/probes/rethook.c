@@ -4,7 +4,8 @@
  * trampoline as kretprobes' (return_trampoline.h), with rethook's
  * handler loop (kernel/trace/rethook.c).  No kprobe is involved.
  */
-#include <linux/kprobes.h>
+#include "ppc-kprobes.h"
+
 #include <linux/rethook.h>
 
 /**
@@ -21,6 +22,7 @@ void arch_rethook_prepare(struct rethook_node *rh, struct pt_regs *regs,
 	rh->frame = regs->gpr[1];
 	regs->link = (unsigned long)dereference_kernel_function_descriptor(arch_rethook_trampoline);
 }
+
 NOKPROBE_SYMBOL(arch_rethook_prepare);
 
 /**
@@ -38,9 +40,8 @@ void arch_rethook_fixup_return(struct pt_regs *regs,
 	regs->nip = orig_ret_address;
 	regs->link = orig_ret_address;
 }
-NOKPROBE_SYMBOL(arch_rethook_fixup_return);
 
-unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);
+NOKPROBE_SYMBOL(arch_rethook_fixup_return);
 
 /**
  * arch_rethook_trampoline_callback() - run the rethook handlers
@@ -53,4 +54,5 @@ unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs)
 {
 	return rethook_trampoline_handler(regs, regs->gpr[1]);
 }
+
 NOKPROBE_SYMBOL(arch_rethook_trampoline_callback);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The body of a return trampoline (powerpc): kretprobes'
- * (kretprobe_trampoline.S) and rethook's (rethook_trampoline.S).
+ * The return trampolines (powerpc): kretprobes' (arch_prepare_kretprobe()
+ * puts arch_kretprobe_trampoline in a probed function's link register,
+ * kretprobe.c runs the handlers) and rethook's, fprobe's exit
+ * (arch_rethook_trampoline, rethook.c).  One body, this macro.
  *
  * A probed function returns here (its link register was replaced at
  * entry) with r1 back at its value at entry and LR pointing here.  The
@@ -23,9 +25,6 @@
  * An unwinder meets the trampoline's address in S's LR save word and
  * finds the real one from S (see stacktrace.c).
  */
-#ifndef _PPC_RETURN_TRAMPOLINE_H
-#define _PPC_RETURN_TRAMPOLINE_H
-
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
 #include <asm/ppc_asm.h>
@@ -76,4 +75,16 @@
 	blr
 .endm
 
-#endif /* _PPC_RETURN_TRAMPOLINE_H */
+
+	.text
+#ifdef CONFIG_KRETPROBES
+_GLOBAL(arch_kretprobe_trampoline)
+	kprobe_return_trampoline arch_kretprobe_trampoline_callback
+_ASM_NOKPROBE_SYMBOL(arch_kretprobe_trampoline)
+#endif
+
+#ifdef CONFIG_RETHOOK
+_GLOBAL(arch_rethook_trampoline)
+	kprobe_return_trampoline arch_rethook_trampoline_callback
+_ASM_NOKPROBE_SYMBOL(arch_rethook_trampoline)
+#endif

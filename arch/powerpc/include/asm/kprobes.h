@@ -24,14 +24,21 @@
 #define _ASM_POWERPC_KPROBES_H
 
 #include <asm-generic/kprobes.h>
+/*
+ * Code that includes this (the trap code through asm/interrupt.h, the BPF
+ * JIT through linux/kprobes.h) reads and patches instructions with the
+ * helpers of asm/inst.h and asm/code-patching.h, as it always could;
+ * asm/probes.h has BREAKPOINT_INSTRUCTION, the trap.
+ */
+#include <asm/code-patching.h>
+#include <asm/inst.h>
+#include <asm/probes.h>
 
 #ifdef CONFIG_KPROBES
 
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
-
-#include <asm/probes.h>		/* BREAKPOINT_INSTRUCTION: trap */
 
 /* The unit a probe saves and replaces: one instruction word. */
 typedef u32 kprobe_opcode_t;

@@ -25,6 +25,7 @@
 #include "ppc-kprobes.h"
 
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
@@ -531,17 +532,29 @@ bool arch_within_kprobe_blacklist(unsigned long addr)
 		addr < (unsigned long)__head_end);
 }
 
+/* Functions of the trap path that the base does not mark NOKPROBE_SYMBOL(). */
+static const char *const kprobe_ppc_unprobeable[] = {
+	/*
+	 * program_check_exception()'s body, which calls kprobe_handler(): a
+	 * trap there traps again before any probe can run, for ever.
+	 */
+	"do_program_check",
+};
+
 /**
  * arch_populate_kprobe_blacklist() - the blacklist entries of powerpc
  *
  * _switch() changes stacks half way: its entry and its return are seen by
  * different tasks, so neither kprobes nor kretprobes are allowed there;
- * the interrupt vectors, see arch_within_kprobe_blacklist().
+ * the interrupt vectors, see arch_within_kprobe_blacklist(); and the
+ * static functions of traps.c that kprobe_handler() is called from.
  *
  * Return: 0 or a negative errno.
  */
 int arch_populate_kprobe_blacklist(void)
 {
+	unsigned long addr;
+	unsigned int i;
 	int ret;
 
 	ret = kprobe_add_area_blacklist((unsigned long)__start_interrupts,
@@ -549,6 +562,11 @@ int arch_populate_kprobe_blacklist(void)
 	if (ret)
 		return ret;
 	ret = kprobe_add_ksym_blacklist((unsigned long)_switch);
+	for (i = 0; ret >= 0 && i < ARRAY_SIZE(kprobe_ppc_unprobeable); i++) {
+		addr = kallsyms_lookup_name(kprobe_ppc_unprobeable[i]);
+		if (addr)
+			ret = kprobe_add_ksym_blacklist(addr);
+	}
 	return ret < 0 ? ret : 0;
 }
 

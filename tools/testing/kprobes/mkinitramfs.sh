@@ -46,6 +46,29 @@ if ! [ -x "$BUSYBOX" ] ||
 	die "$BUSYBOX is missing or not static; run make deps (busybox-static)"
 fi
 
+# kp_notrun_tests - NAME|why lines: kselftest scripts that hang the guest
+# of $KP_ARCH, on either flavour.  /init does not run them and reports each
+# as "not ok ... # NOT RUN: why": a failure, counted, that does not take
+# the rest of the run down with it.  Take a line out once the hang is
+# gone (KP_NOTRUN=none runs every script anyway).
+# ppc64le: upstream's optimized probes on ksys_read (QEMU 7.2, TCG) leave
+# a read(2) spinning for ever through a detour (soft lockups at
+# optinsn_slot+..., ksys_read+0x84 and +0xdc: each time the probe after a
+# "bl vfs_read"), in optimization_sysctl.sh and optimized_scan.sh alike;
+# README, ppc64le.
+kp_notrun_tests()
+{
+	[ "${KP_NOTRUN:-}" = none ] && return
+	case $KP_ARCH in
+	ppc64le)
+		cat <<EOF
+optimization_sysctl.sh|hangs the guest: a read(2) spins in an optimized probe's detour on ksys_read (soft lockup), see README
+optimized_scan.sh|hangs the guest: a read(2) spins in an optimized probe's detour on ksys_read (soft lockup), see README
+EOF
+		;;
+	esac
+}
+
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc,lib}
 
@@ -105,6 +128,9 @@ if [ -d "$selftests" ]; then
 	mkdir -p "$ROOT/kselftest"
 	cp -a "$selftests" "$ROOT/kselftest/kprobes"
 	find "$ROOT/kselftest/kprobes" -name '*.sh' -exec chmod a+x {} +
+	kp_notrun_tests | while IFS='|' read -r test why; do
+		printf '%s\t%s: %s\n' "$test" "$KP_ARCH" "$why"
+	done > "$ROOT/kselftest/kprobes/kp-notrun"
 fi
 
 # The base's ftracetest and the cases of it that create kprobe events: all

@@ -14,7 +14,7 @@ JOBS		?= $(shell nproc)
 
 export BASE BUILD BASELINE JOBS PREEMPT PROD ARCH
 # Optional knobs, passed to the scripts when set (see "make help").
-export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS \
+export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT KP_NOTRUN MATRIX_CELLS \
 	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD
 
 FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter ppc64le ppc64el powerpc64le,$(ARCH)),-ppc64le)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(PROD)),-prod)
@@ -55,6 +55,7 @@ help:
 	@echo '  ACCEL=     QEMU accelerator [tcg,thread=single]'
 	@echo '  KP_INIT_HANG=1  make the guest hang (tests the timeout)'
 	@echo '  KP_APPEND= extra kernel command-line arguments'
+	@echo '  KP_NOTRUN=none  run the kselftests an arch lists as hanging its guest (mkinitramfs.sh)'
 	@echo '  MATRIX_CELLS=  matrix cells to run [debian nokprobes]'
 
 deps:

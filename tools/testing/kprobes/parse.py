@@ -106,6 +106,14 @@ KNOWN_REPORTS = [
 	 re.compile(r'\] \[<[0-9a-f]+>\] (strnlen_user|strncpy_from_user|'
 		    r'copy_from_user_nofault|__asm_copy_from_user|'
 		    r'copy_from_kernel_nofault)\+')),
+	# ppc64le (pseries): QEMU's NVRAM (spapr-nvram) starts zeroed, and with
+	# VOF as the firmware (boot.sh) nothing formats it, as SLOF would; the
+	# kernel's partition scan (arch/powerpc/kernel/nvram_64.c) then prints
+	# this KERN_WARNING line, a message, not a WARN() splat.
+	(re.compile(r'WARNING: nvram corruption detected: 0-length partition$'),
+	 ['CONFIG_PPC_PSERIES=y'], [],
+	 "QEMU's pseries NVRAM is left unformatted by VOF (no SLOF); "
+	 "the kernel's nvram scan says so", None),
 ]
 REPORT_END = re.compile(r'---\[ end (trace|Kernel panic)')
 REPORT_LINES = 150	# a report without an end marker ends after this

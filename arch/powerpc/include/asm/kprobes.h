@@ -115,7 +115,16 @@ int kprobe_handler(struct pt_regs *regs);
 int kprobe_post_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
 
-/* The return trampoline of kretprobes (kretprobe_trampoline.S). */
+struct kprobe;
+
+/*
+ * bpf_get_func_ip() of an entry probe (patches/0010): the function's
+ * address, which is not the probe's (arch_adjust_kprobe_addr()).
+ */
+unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p);
+#define arch_kprobe_entry_func_ip arch_kprobe_entry_func_ip
+
+/* The return trampoline of kretprobes (return_trampoline.S). */
 void arch_kretprobe_trampoline(void);
 
 #else /* !CONFIG_KPROBES */

@@ -447,6 +447,30 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 	return (kprobe_opcode_t *)(addr + entry);
 }
 
+/**
+ * arch_kprobe_entry_func_ip() - the function an entry probe is at
+ * @p: a probe with KPROBE_FLAG_ON_FUNC_ENTRY, e.g. kprobe_running()
+ *
+ * What bpf_get_func_ip() returns in a kprobe or kretprobe program: the
+ * traced function's address, as in /proc/kallsyms, where the entry probe
+ * sits past the TOC setup and on the ftrace call (see
+ * arch_adjust_kprobe_addr()).  kallsyms finds the start, and never takes
+ * a lock, so this works in the trap.
+ *
+ * Return: the function's address, or @p's address if kallsyms has none.
+ */
+unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	unsigned long size, offset;
+
+	if (kallsyms_lookup_size_offset(addr, &size, &offset))
+		return addr - offset;
+	return addr;
+}
+
+NOKPROBE_SYMBOL(arch_kprobe_entry_func_ip);
+
 /* Text is read in chunks: each word read is looked up in the site table. */
 #define KPROBE_DECODE_CHUNK	128
 
@@ -544,8 +568,9 @@ static const char *const kprobe_ppc_unprobeable[] = {
 /**
  * arch_populate_kprobe_blacklist() - the blacklist entries of powerpc
  *
- * _switch() changes stacks half way: its entry and its return are seen by
- * different tasks, so neither kprobes nor kretprobes are allowed there;
+ * _switch() and __switch_to() change stacks half way: their entry and
+ * their return are seen by different tasks, so neither kprobes nor
+ * kretprobes are allowed there;
  * the interrupt vectors, see arch_within_kprobe_blacklist(); and the
  * static functions of traps.c that kprobe_handler() is called from.
  *
@@ -562,6 +587,8 @@ int arch_populate_kprobe_blacklist(void)
 	if (ret)
 		return ret;
 	ret = kprobe_add_ksym_blacklist((unsigned long)_switch);
+	if (ret >= 0)
+		ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);
 	for (i = 0; ret >= 0 && i < ARRAY_SIZE(kprobe_ppc_unprobeable); i++) {
 		addr = kallsyms_lookup_name(kprobe_ppc_unprobeable[i]);
 		if (addr)

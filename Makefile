@@ -14,10 +14,10 @@ JOBS		?= $(shell nproc)
 
 export BASE BUILD BASELINE JOBS PREEMPT PROD ARCH
 # Optional knobs, passed to the scripts when set (see "make help").
-export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT MATRIX_CELLS \
+export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT KP_NOTRUN MATRIX_CELLS \
 	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(PROD)),-prod)
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter ppc64le ppc64el powerpc64le,$(ARCH)),-ppc64le)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(PROD)),-prod)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
@@ -30,7 +30,7 @@ help:
 	@echo '  deps       install missing host packages (as root), or name them'
 	@echo '  prepare    lay out the work tree: base + overlay + patches/'
 	@echo '  config     configure from kernel/configs/kprobes-test.config'
-	@echo '  build      build bzImage (riscv64: Image) and modules (ccache)'
+	@echo '  build      build bzImage (riscv64: Image, ppc64le: vmlinux) and modules (ccache)'
 	@echo '  initramfs  build the busybox initramfs'
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
@@ -48,12 +48,14 @@ help:
 	@echo '  BENCH_CONFIG=  what make bench measures: prod (PROD=1 config) or debug [prod]'
 	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
 	@echo '  ARCH=riscv64  cross-built riscv64 kernel, qemu-system-riscv64 (+ kprobes-test-riscv64.config), *-riscv64 dirs'
+	@echo '  ARCH=ppc64le  cross-built ppc64le kernel, qemu-system-ppc64 pseries (+ kprobes-test-ppc64le.config), *-ppc64le dirs'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
-	@echo '  TIMEOUT=   seconds before a boot counts as hung [900, riscv64 1500; shell: none]'
+	@echo '  TIMEOUT=   seconds before a boot counts as hung [900, riscv64 and ppc64le 1500; shell: none]'
 	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
 	@echo '  ACCEL=     QEMU accelerator [tcg,thread=single]'
 	@echo '  KP_INIT_HANG=1  make the guest hang (tests the timeout)'
 	@echo '  KP_APPEND= extra kernel command-line arguments'
+	@echo '  KP_NOTRUN=none  run the kselftests an arch lists as hanging its guest (mkinitramfs.sh)'
 	@echo '  MATRIX_CELLS=  matrix cells to run [debian nokprobes]'
 
 deps:
@@ -97,7 +99,10 @@ clean:
 		$(BUILD)/ours-prod $(BUILD)/baseline-prod \
 		$(BUILD)/ours-riscv64 $(BUILD)/baseline-riscv64 \
 		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt \
-		$(BUILD)/ours-riscv64-prod $(BUILD)/baseline-riscv64-prod
+		$(BUILD)/ours-riscv64-prod $(BUILD)/baseline-riscv64-prod \
+		$(BUILD)/ours-ppc64le $(BUILD)/baseline-ppc64le \
+		$(BUILD)/ours-ppc64le-preempt $(BUILD)/baseline-ppc64le-preempt \
+		$(BUILD)/ours-ppc64le-prod $(BUILD)/baseline-ppc64le-prod
 
 distclean:
 	rm -rf $(BUILD)

@@ -22,6 +22,15 @@
 #include <linux/sort.h>
 #include <asm/sections.h>
 
+/*
+ * The entry text (ENTRY_TEXT in the linker script) is where x86 and riscv
+ * enter the kernel from user space and interrupts; powerpc's linker
+ * script has no such section (its vectors are refused by the
+ * architecture).  Weak references: both 0 where the section is missing.
+ */
+extern char __entry_text_start[] __weak;
+extern char __entry_text_end[] __weak;
+
 /**
  * struct kprobe_bl_range - one blacklisted range
  * @start: first byte
@@ -597,8 +606,10 @@ int __init kprobe_blacklist_init(void)
 	kprobe_blacklist_add((unsigned long)__kprobes_text_start,
 			     (unsigned long)__kprobes_text_end,
 			     KPROBE_BL_KPROBES_TEXT);
-	kprobe_blacklist_add((unsigned long)__entry_text_start,
-			     (unsigned long)__entry_text_end, KPROBE_BL_ENTRY);
+	if ((unsigned long)__entry_text_end != (unsigned long)__entry_text_start)
+		kprobe_blacklist_add((unsigned long)__entry_text_start,
+				     (unsigned long)__entry_text_end,
+				     KPROBE_BL_ENTRY);
 	kprobe_blacklist_add((unsigned long)__noinstr_text_start,
 			     (unsigned long)__noinstr_text_end,
 			     KPROBE_BL_NOINSTR);

@@ -9,8 +9,8 @@
 # $BUILD/<flavour>/boot.result for parse.py.
 #
 # Environment:
-#   TIMEOUT=SECS     stop QEMU after SECS (default 900, riscv64 1500; none
-#                    for shell)
+#   TIMEOUT=SECS     stop QEMU after SECS (default 900, riscv64 and ppc64le
+#                    1500; none for shell)
 #   ICOUNT=1         deterministic instruction counting (-icount shift=0)
 #   ACCEL=...        QEMU accelerator (default tcg,thread=single, see below)
 #   KP_INIT_HANG=1   make /init hang, to test the timeout
@@ -22,12 +22,19 @@
 # panic (panic=-1 reboots, -no-reboot turns that into an exit with status 0),
 # a QEMU error - is a failure, and so is a console without the guest's
 # "kp: guest done" marker.
+# ppc64le (pseries) has no exit device: kp-exit powers the machine off for
+# status 0 (QEMU exits with 0) and, for any other status, prints "kp-exit:
+# panic on purpose: guest status N" and panics the kernel, which QEMU
+# (-action panic=exit-failure) turns into exit status 1.  There a power-off
+# with the marker "kp: guest done status=0" is status 0, a panic after
+# kp-exit's line is status N, and any other panic (exit 1 without that
+# line), power-off without the marker, timeout or QEMU error is a failure.
 #
 # Hang diagnosis: in run and check mode QEMU reads its console input from a
 # pipe that this script holds.  DUMP_LEAD seconds before the timeout the
 # script types into it: the QEMU monitor's "info registers -a" (where every
-# CPU is), then serial BREAK + sysrq l (backtrace of all CPUs), w (blocked
-# tasks) and d (locks held).  The console line where that starts goes to
+# CPU is), then serial BREAK (ppc64le's hvc0: ^O) + sysrq l (backtrace of
+# all CPUs), w (blocked tasks) and d (locks held).  The console line where that starts goes to
 # boot.result, so that parse.py can tell the dump from the failure.
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -35,8 +42,9 @@
 
 MODE=${1:-run}
 case $MODE in
-# riscv64 under TCG runs the same tests in 11 - 13 minutes (2 CPUs shared).
-run|check|bench)	TIMEOUT=${TIMEOUT:-$([ "$KP_ARCH" = riscv64 ] && echo 1500 || echo 900)} ;;
+# riscv64 under TCG runs the same tests in 11 - 13 minutes (2 CPUs shared),
+# ppc64le's are as slow.
+run|check|bench)	TIMEOUT=${TIMEOUT:-$([ -n "$KP_CROSS" ] && echo 1500 || echo 900)} ;;
 shell)		TIMEOUT=${TIMEOUT:-0} ;;
 *)		die "unknown mode '$MODE' (run, check, bench or shell)" ;;
 esac
@@ -61,7 +69,11 @@ DUMP_LINE=$KP_DIR/${P}hang-dump.line
 [ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
 command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU missing; run make deps"
 
-append="console=ttyS0 panic=-1 kp.mode=$MODE"
+# ppc64le: the PAPR hypervisor console (spapr-vty) is hvc0; the kernel
+# writes to it through hypervisor calls from early boot on (udbg).
+console=ttyS0
+[ "$KP_ARCH" = ppc64le ] && console=hvc0
+append="console=$console panic=-1 kp.mode=$MODE"
 # riscv64: the SBI console until the 8250 driver takes over, so that a
 # panic before it (which hangs QEMU there) still shows on the console.
 [ "$KP_ARCH" = riscv64 ] && append="earlycon=sbi $append"
@@ -72,6 +84,11 @@ append="console=ttyS0 panic=-1 kp.mode=$MODE"
 # CPUs from SeaBIOS's MP table, which lists one CPU per socket.
 # riscv64: the virt machine, OpenSBI 1.1 (qemu-system-data) as its
 # firmware; its sifive_test device, which kp-exit writes, is always there.
+# ppc64le: the pseries machine (a PAPR guest, TCG) with QEMU's minimal
+# Open Firmware, VOF (x-vof=on: vof.bin, qemu-system-data), which enters
+# vmlinux's prom_init at once, where SLOF takes seconds; a POWER9 CPU
+# (radix MMU).  -serial gives the machine its spapr-vty (hvc0).  A guest
+# panic (RTAS ibm,os-term) makes QEMU exit with status 1, see above.
 # shellcheck disable=SC2054 # the commas belong to QEMU options
 qemu=(
 	"$KP_QEMU"
@@ -97,6 +114,10 @@ if [ "$KP_ARCH" = riscv64 ]; then
 	else
 		qemu+=(-M virt -bios default -smp 2)
 	fi
+elif [ "$KP_ARCH" = ppc64le ]; then
+	# shellcheck disable=SC2054 # the commas belong to QEMU options
+	qemu+=(-M pseries,x-vof=on -cpu power9 -smp 2
+	       -action panic=exit-failure)
 else
 	# shellcheck disable=SC2054 # the commas belong to QEMU options
 	qemu+=(-smp 2,sockets=2,cores=1,threads=1
@@ -130,7 +151,11 @@ hang_dump()
 	printf '\001c'				# mux: back to the serial port
 	sleep 1
 	for key in l w d; do
-		printf '\001b'			# mux: serial BREAK
+		if [ "$KP_ARCH" = ppc64le ]; then
+			printf '\017'		# hvc0: ^O is its sysrq key
+		else
+			printf '\001b'		# mux: serial BREAK
+		fi
 		sleep 1
 		printf '%s' "$key"
 		sleep 5
@@ -166,8 +191,23 @@ set -e
 elapsed=$(( $(now) - start ))
 
 status=
+# ppc64le: the status kp-exit's deliberate panic reports, and /init's.
+panic_status=$(sed -n 's/.*kp-exit: panic on purpose: guest status \([0-9][0-9]*\).*/\1/p' \
+	"$CONSOLE" 2>/dev/null | tail -n 1)
+done_status=$(sed -n 's/.*kp: guest done status=\([0-9][0-9]*\).*/\1/p' \
+	"$CONSOLE" 2>/dev/null | tail -n 1)
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	result="timeout: QEMU killed after ${TIMEOUT}s"
+elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 0 ] && [ "$done_status" = 0 ]; then
+	status=0
+	result="guest status 0 (power-off)"
+elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 1 ] && [ -n "$panic_status" ]; then
+	status=$panic_status
+	result="guest status $status (kp-exit's panic on purpose)"
+elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 1 ]; then
+	result="kernel panic (QEMU exited with 1, -action panic=exit-failure)"
+elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 0 ]; then
+	result="power-off or reboot without kp-exit's status 0"
 elif [ "$rc" = 0 ]; then
 	result="no kp-exit: the guest stopped by itself (panic, reboot or power-off)"
 elif [ $((rc & 1)) = 1 ] && [ "$rc" -lt 256 ]; then

@@ -62,7 +62,7 @@ order=()
 marker=
 while IFS= read -r line; do
 	case $line in
-	'# kp: optional'|'# kp: ours-only')
+	'# kp: optional'|'# kp: ours-only'|'# kp: baseline-only')
 		marker=${line#'# kp: '}
 		continue ;;
 	CONFIG_*=*)
@@ -86,6 +86,9 @@ for sym in "${order[@]}"; do
 	want=${want_of[$sym]}
 	m=${marker_of[$sym]}
 	if [ "$m" = ours-only ] && [ "$KP_FLAVOUR" != ours ]; then
+		continue
+	fi
+	if [ "$m" = baseline-only ] && [ "$KP_FLAVOUR" != baseline ]; then
 		continue
 	fi
 	if [ "$m" = optional ] && ! kconfig_defines "${sym#CONFIG_}"; then

@@ -14,16 +14,19 @@
 # dpkg-deb -x into $BUILD/i386-userland, so nothing of the host's amd64
 # system changes.
 #
-# ARCH=riscv64 needs the riscv64-linux-gnu cross compiler and static libc,
-# qemu-system-riscv64 (qemu-system-misc) with OpenSBI (qemu-system-data),
-# and a riscv64 static userland.  Debian 12 has no riscv64 port, so there
-# is no busybox-static:riscv64 to download: the userland is built here
-# from Debian's own source packages of busybox and bash (the versions the
-# x86 guests run), fetched with "apt-get source" through a private apt
-# state in $BUILD/riscv64-src (deb-src lines made from the host's own apt
+# The cross architectures, ARCH=riscv64 and ARCH=ppc64le, need the cross
+# compiler and static libc (gcc-<triplet>, binutils-<triplet>,
+# libc6-dev-<debian arch>-cross), their QEMU (riscv64: qemu-system-misc
+# with OpenSBI from qemu-system-data; ppc64le: qemu-system-ppc with VOF
+# from qemu-system-data) and a static userland of that architecture.
+# Debian 12 has no riscv64 port, so there is no busybox-static:riscv64 to
+# download, and one way serves both: the userland is built here from
+# Debian's own source packages of busybox and bash (the versions the x86
+# guests run), fetched with "apt-get source" through a private apt state
+# in $BUILD/<arch>-src (deb-src lines made from the host's own apt
 # sources; the host's apt configuration is not touched), unpacked with
 # dpkg-source, configured as Debian configures busybox-static and
-# bash-static, and cross-compiled statically into $BUILD/riscv64-userland
+# bash-static, and cross-compiled statically into $BUILD/<arch>-userland
 # (about 2.5 minutes of CPU).
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -71,17 +74,28 @@ i386)
 	) ;;
 riscv64)
 	REQUIRED+=(
-		"gcc-riscv64-linux-gnu:riscv64-linux-gnu-gcc"
-		"binutils-riscv64-linux-gnu:riscv64-linux-gnu-strip"
-		"libc6-dev-riscv64-cross:static-libc-riscv64"
 		"qemu-system-misc:qemu-system-riscv64"
 		"qemu-system-data:/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin"
-		"dpkg-dev:dpkg-source"
-		"bzip2:bzip2"
+	) ;;
+ppc64le)
+	REQUIRED+=(
+		"qemu-system-ppc:qemu-system-ppc64"
+		"qemu-system-data:/usr/share/qemu/vof.bin"
 	) ;;
 esac
+# Every cross architecture: the cross compiler, binutils and static libc,
+# and what building the userland from source takes.
+if [ -n "$KP_CROSS_USERLAND" ]; then
+	REQUIRED+=(
+		"gcc-${KP_CROSS%-}:${KP_CROSS}gcc"
+		"binutils-${KP_CROSS%-}:${KP_CROSS}strip"
+		"libc6-dev-$KP_DEB_ARCH-cross:static-libc-cross"
+		"dpkg-dev:dpkg-source"
+		"bzip2:bzip2"
+	)
+fi
 # The i386 userland: package, file it must leave in $KP_USERLAND/bin.
-# The riscv64 one has the same files, built from the source packages.
+# The cross ones have the same files, built from the source packages.
 I386_USERLAND=(
 	"busybox-static:busybox"
 	"bash-static:bash-static"
@@ -114,12 +128,12 @@ static_busybox()
 	! LC_ALL=C readelf -l /bin/busybox 2>/dev/null | grep -q 'program interpreter'
 }
 
-# The same for the riscv64 cross compiler (libc6-dev-riscv64-cross).
-static_libc_riscv64()
+# The same for the cross compiler (libc6-dev-<debian arch>-cross).
+static_libc_cross()
 {
 	local libc
 
-	libc=$(riscv64-linux-gnu-gcc -print-file-name=libc.a 2>/dev/null) || return 1
+	libc=$("${KP_CROSS}gcc" -print-file-name=libc.a 2>/dev/null) || return 1
 	[ -f "$libc" ] && [ "$libc" != libc.a ]
 }
 
@@ -128,7 +142,7 @@ present()
 	case $1 in
 	static-libc)	static_libc ;;
 	static-libc32)	static_libc32 ;;
-	static-libc-riscv64)	static_libc_riscv64 ;;
+	static-libc-cross)	static_libc_cross ;;
 	static-busybox)	static_busybox ;;
 	/*)		[ -e "$1" ] ;;
 	*)		command -v "$1" >/dev/null 2>&1 ;;
@@ -145,7 +159,7 @@ missing_pkgs()
 	done
 }
 
-# The userland packages (i386 or riscv64) not unpacked or built yet.
+# The userland packages (i386 or a cross one) not unpacked or built yet.
 missing_userland()
 {
 	local entry
@@ -156,14 +170,14 @@ missing_userland()
 	done
 }
 
-# Download the i386 packages $@ and unpack them into $KP_USERLAND; on
-# riscv64, build the userland instead.
+# Download the i386 packages $@ and unpack them into $KP_USERLAND; on a
+# cross architecture, build the userland instead.
 install_userland()
 {
 	local tmp pkg deb
 
-	if [ "$KP_ARCH" = riscv64 ]; then
-		build_userland_riscv64
+	if [ -n "$KP_CROSS_USERLAND" ]; then
+		build_userland_cross
 		return
 	fi
 	if ! dpkg --print-foreign-architectures | grep -qx i386; then
@@ -210,10 +224,11 @@ deb_src_lines()
 		}'
 }
 
-# Build the riscv64 userland from Debian's source packages (see the top).
-build_userland_riscv64()
+# Build the userland of the cross architecture $KP_ARCH from Debian's
+# source packages (see the top).
+build_userland_cross()
 {
-	local src=$BUILD/riscv64-src cross=riscv64-linux-gnu- d
+	local src=$BUILD/$KP_ARCH-src cross=$KP_CROSS d
 	local -a apt=(
 		-o Dir::Etc::SourceList="$src/sources.list"
 		-o Dir::Etc::SourceParts="$src/sources.list.d"
@@ -228,7 +243,7 @@ build_userland_riscv64()
 	deb_src_lines busybox-static bash-static > "$src/sources.list"
 	[ -s "$src/sources.list" ] ||
 		die "no Debian archive for busybox-static/bash-static in the apt sources"
-	note "riscv64 userland: fetching the busybox and bash sources"
+	note "$KP_ARCH userland: fetching the busybox and bash sources"
 	apt-get "${apt[@]}" update > "$src/apt.log" 2>&1 ||
 		die "apt-get update (deb-src) failed: see $src/apt.log"
 	(cd "$src" && apt-get "${apt[@]}" source --download-only busybox bash) \
@@ -249,23 +264,23 @@ build_userland_riscv64()
 	# busybox: Debian's busybox-static configuration, as is (oldconfig
 	# answers the questions of options it does not name with their
 	# defaults; yes dies of SIGPIPE, which pipefail must not see).
-	note "riscv64 userland: building busybox (static)"
+	note "$KP_ARCH userland: building busybox (static)"
 	cp "$src/busybox/debian/config/pkg/static" "$src/busybox/.config"
 	(cd "$src/busybox" &&
 	 { yes '' || true; } | make CROSS_COMPILE="$cross" oldconfig &&
 	 make CROSS_COMPILE="$cross" -j"$JOBS" busybox busybox.links) > "$src/busybox.log" 2>&1 ||
 		die "busybox does not build: see $src/busybox.log"
 	cp "$src/busybox/busybox" "$KP_USERLAND/bin/busybox"
-	# The applet list, for mkinitramfs.sh (which cannot run riscv64 code).
+	# The applet list, for mkinitramfs.sh (which cannot run $KP_ARCH code).
 	cp "$src/busybox/busybox.links" "$KP_USERLAND/bin/busybox.links"
 
 	# bash: debian/rules' bash-static configure arguments, less what
-	# only installing needs; no riscv64 ncurses here, so readline uses
-	# bash's own termcap (configure picks it by itself).
-	note "riscv64 userland: building bash (static)"
+	# only installing needs; no ncurses of the cross architecture here,
+	# so readline uses bash's own termcap (configure picks it by itself).
+	note "$KP_ARCH userland: building bash (static)"
 	mkdir -p "$src/bash/build-static"
 	(cd "$src/bash/build-static" &&
-	 ../configure --build="$(gcc -dumpmachine)" --host=riscv64-linux-gnu \
+	 ../configure --build="$(gcc -dumpmachine)" --host="${cross%-}" \
 		--enable-largefile --without-bash-malloc --enable-static-link \
 		--disable-nls --prefix=/usr &&
 	 make -j"$JOBS") > "$src/bash.log" 2>&1 ||
@@ -274,9 +289,9 @@ build_userland_riscv64()
 	exec 8>&-
 
 	[ -z "$(missing_userland)" ] ||
-		die "the riscv64 userland is incomplete: $(missing_userland | xargs)"
+		die "the $KP_ARCH userland is incomplete: $(missing_userland | xargs)"
 	rm -rf "$src"
-	note "riscv64 userland in $KP_USERLAND: $(cd "$KP_USERLAND/bin" && echo *)"
+	note "$KP_ARCH userland in $KP_USERLAND: $(cd "$KP_USERLAND/bin" && echo *)"
 }
 
 missing=$(missing_pkgs "${REQUIRED[@]}" | sort -u | tr '\n' ' ')

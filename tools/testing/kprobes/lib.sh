@@ -15,9 +15,11 @@
 #   PROD      1: the production configuration of make bench, without the
 #             debug options (flavour dir *-prod, kprobes-test-prod.config)
 #   ARCH      x86_64 (default), i386 (the 32-bit kernel and guest: flavour
-#             dir *-i386, kprobes-test-i386.config merged last) or riscv64
+#             dir *-i386, kprobes-test-i386.config merged last), riscv64
 #             (cross-built, qemu-system-riscv64: flavour dir *-riscv64,
-#             kprobes-test-riscv64.config merged last)
+#             kprobes-test-riscv64.config merged last) or ppc64le (alias
+#             ppc64el; cross-built, qemu-system-ppc64 -M pseries: flavour
+#             dir *-ppc64le, kprobes-test-ppc64le.config merged last)
 #
 # Layout under $BUILD:
 #
@@ -26,7 +28,8 @@
 #   ours/ baseline/      one directory per flavour (ours-preempt/ and
 #                        baseline-preempt/ with PREEMPT=1, ours-i386/ and
 #                        baseline-i386/ with ARCH=i386, ours-riscv64/ and
-#                        baseline-riscv64/ with ARCH=riscv64):
+#                        baseline-riscv64/ with ARCH=riscv64, ours-ppc64le/
+#                        and baseline-ppc64le/ with ARCH=ppc64le):
 #     src/                 the kernel work tree (pristine + overlay + patches)
 #     obj/                 kbuild's O= object directory
 #     modroot/             modules_install output
@@ -37,6 +40,7 @@
 #   i386-userland/       ARCH=i386: Debian's i386 busybox and bash-static
 #   riscv64-userland/    ARCH=riscv64: busybox and bash-static built from
 #                        Debian's sources (deps.sh)
+#   ppc64le-userland/    ARCH=ppc64le: the same, for ppc64le
 
 set -euo pipefail
 
@@ -93,29 +97,38 @@ esac
 # after the others, the guest runs in qemu-system-i386 with a 32-bit
 # userland (Debian's i386 busybox-static and bash-static, unpacked by
 # deps.sh into $BUILD/i386-userland; helpers built with gcc -m32).
-# ARCH=riscv64: kbuild gets ARCH=riscv and the riscv64-linux-gnu- cross
-# tools, kprobes-test-riscv64.config is merged last, the guest runs in
-# qemu-system-riscv64 (-M virt, OpenSBI).  Debian 12 has no riscv64 port,
-# so there is no riscv64 busybox-static to download: deps.sh builds
-# busybox and bash statically from Debian's source packages with the
-# cross compiler, into $BUILD/riscv64-userland.
+# The cross architectures, riscv64 and ppc64le: kbuild gets the kernel's
+# name of the architecture (riscv, powerpc) and the Debian cross tools
+# (KP_CROSS: riscv64-linux-gnu-, powerpc64le-linux-gnu-),
+# kprobes-test-$KP_ARCH.config is merged last, the guest runs in
+# $KP_QEMU (riscv64: -M virt with OpenSBI; ppc64le: -M pseries with
+# QEMU's own firmware, VOF).  deps.sh builds their userland, busybox and
+# bash statically from Debian's source packages with the cross compiler,
+# into $BUILD/$KP_ARCH-userland (Debian 12 has no riscv64 port to
+# download binaries from; for ppc64el it could, but one way for both
+# keeps one code path), and the guest's helpers are cross-compiled.
 # KP_ARCH is empty for x86-64, where kbuild is not given ARCH at all (so
 # that the existing x86-64 builds keep their configuration untouched).
 ARCH=${ARCH:-}
 case $ARCH in
 i386|x86_32)	KP_ARCH=i386 ;;
 riscv64|riscv)	KP_ARCH=riscv64 ;;
+ppc64le|ppc64el|powerpc64le)	KP_ARCH=ppc64le ;;
 ''|x86|x86_64)	KP_ARCH= ;;
-*)		echo "$KP_PROG: ARCH must be x86_64, i386 or riscv64, not '$ARCH'" >&2
+*)		echo "$KP_PROG: ARCH must be x86_64, i386, riscv64 or ppc64le, not '$ARCH'" >&2
 		exit 2 ;;
 esac
 KP_ARCH_SUFFIX=${KP_ARCH:+-$KP_ARCH}
 # The guest's static userland, the compiler of its helpers and their
 # flags, the kernel image that boot.sh boots (KP_IMAGE: kbuild target, and
 # its path under obj/) and the cross prefix of the binutils that handle
-# the guest's modules (strip).
+# the guest's modules (strip).  KP_CROSS_USERLAND=1: deps.sh builds the
+# userland with the cross compiler (KP_DEB_ARCH: Debian's name of the
+# architecture, as in libc6-dev-<it>-cross).
 KP_USERLAND=$BUILD/${KP_ARCH:-x86_64}-userland
 KP_CROSS=
+KP_CROSS_USERLAND=
+KP_DEB_ARCH=
 KP_GUEST_CC=gcc
 KP_IMAGE=bzImage
 KP_IMAGE_PATH=arch/x86/boot/bzImage
@@ -131,14 +144,20 @@ i386)
 	KP_KBUILD_ARCH=(ARCH="$KP_ARCH") ;;
 riscv64)
 	KP_CROSS=riscv64-linux-gnu-
-	KP_GUEST_CC=${KP_CROSS}gcc
-	KP_BUSYBOX=$KP_USERLAND/bin/busybox
-	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
-	KP_GUEST_CFLAGS=()
+	KP_DEB_ARCH=riscv64
 	KP_QEMU=qemu-system-riscv64
 	KP_IMAGE=Image
 	KP_IMAGE_PATH=arch/riscv/boot/Image
 	KP_KBUILD_ARCH=(ARCH=riscv CROSS_COMPILE="$KP_CROSS") ;;
+ppc64le)
+	# vmlinux itself: QEMU's pseries machine loads the ELF (-kernel), and
+	# its firmware (VOF, x-vof=on) enters it through prom_init.
+	KP_CROSS=powerpc64le-linux-gnu-
+	KP_DEB_ARCH=ppc64el
+	KP_QEMU=qemu-system-ppc64
+	KP_IMAGE=vmlinux
+	KP_IMAGE_PATH=vmlinux
+	KP_KBUILD_ARCH=(ARCH=powerpc CROSS_COMPILE="$KP_CROSS") ;;
 *)
 	KP_BUSYBOX=/bin/busybox
 	KP_BASH_STATIC=/usr/bin/bash-static
@@ -146,6 +165,14 @@ riscv64)
 	KP_QEMU=qemu-system-x86_64
 	KP_KBUILD_ARCH=() ;;
 esac
+# What every cross architecture shares.
+if [ -n "$KP_CROSS" ]; then
+	KP_CROSS_USERLAND=1
+	KP_GUEST_CC=${KP_CROSS}gcc
+	KP_BUSYBOX=$KP_USERLAND/bin/busybox
+	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
+	KP_GUEST_CFLAGS=()
+fi
 
 KP_DIR=$BUILD/$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG
 KP_SRC=$KP_DIR/src
@@ -176,6 +203,15 @@ KP_REMOVED=(
 	arch/riscv/kernel/probes/rethook_trampoline.S
 	arch/riscv/kernel/probes/Makefile
 	arch/riscv/include/asm/kprobes.h
+	# powerpc: kprobes, its ftrace and jump-optimization halves, and its
+	# rethook (a kprobe on a trampoline).  Ours, rethook included, is
+	# arch/powerpc/kernel/probes/.
+	arch/powerpc/kernel/kprobes.c
+	arch/powerpc/kernel/kprobes-ftrace.c
+	arch/powerpc/kernel/optprobes.c
+	arch/powerpc/kernel/optprobes_head.S
+	arch/powerpc/kernel/rethook.c
+	arch/powerpc/include/asm/kprobes.h
 	samples/kprobes
 )
 

@@ -106,6 +106,14 @@ KNOWN_REPORTS = [
 	 re.compile(r'\] \[<[0-9a-f]+>\] (strnlen_user|strncpy_from_user|'
 		    r'copy_from_user_nofault|__asm_copy_from_user|'
 		    r'copy_from_kernel_nofault)\+')),
+	# ppc64le (pseries): QEMU's NVRAM (spapr-nvram) starts zeroed, and with
+	# VOF as the firmware (boot.sh) nothing formats it, as SLOF would; the
+	# kernel's partition scan (arch/powerpc/kernel/nvram_64.c) then prints
+	# this KERN_WARNING line, a message, not a WARN() splat.
+	(re.compile(r'WARNING: nvram corruption detected: 0-length partition$'),
+	 ['CONFIG_PPC_PSERIES=y'], [],
+	 "QEMU's pseries NVRAM is left unformatted by VOF (no SLOF); "
+	 "the kernel's nvram scan says so", None),
 ]
 REPORT_END = re.compile(r'---\[ end (trace|Kernel panic)')
 REPORT_LINES = 150	# a report without an end marker ends after this
@@ -120,6 +128,10 @@ TAP_PLAN = re.compile(r'^1\.\.(\d+)')
 TAP_RESULT = re.compile(r'^(not )?ok (\d+) ?([^#]*?)\s*(?:#\s*(.*))?$')
 
 GUEST_DONE = re.compile(r'kp: guest done status=(\d+)')
+# ppc64le: kp-exit reports a non-zero status by panicking the kernel on
+# purpose (pseries has no exit device, see guest/kp-exit.c); that panic,
+# after this line, is how the guest ended, not a failure report.
+DELIBERATE_PANIC = re.compile(r'kp-exit: panic on purpose: guest status \d+')
 
 
 class Verdict:
@@ -376,8 +388,8 @@ def parse_hang_dump(v, fdir, lines, start):
 		m = re.match(r'CPU#(\d+)', line)
 		if m:
 			cpu = m.group(1)
-		# x86 "RIP=...", riscv " pc       ..."
-		m = re.match(r'(?:RIP=|\s*pc\s+)([0-9a-f]{16})\b', line)
+		# x86 "RIP=...", riscv " pc       ...", powerpc "NIP ..."
+		m = re.match(r'(?:RIP=|\s*pc\s+|NIP\s+)([0-9a-f]{16})\b', line)
 		if m and cpu is not None:
 			addr = int(m.group(1), 16)
 			v.section('hang', f'cpu{cpu} at {addr:#x} {symbolize(syms, addr)}')
@@ -524,7 +536,12 @@ def main():
 		dump = int(result.get('hang_dump_line') or len(lines))
 	except ValueError:
 		dump = len(lines)
-	parse_reports(v, fdir, lines, dump)
+	stop = dump
+	for n, line in enumerate(lines, 1):
+		if n < stop and DELIBERATE_PANIC.search(line):
+			stop = n
+			break
+	parse_reports(v, fdir, lines, stop)
 	parse_guest(v, result, lines, tap_failures)
 	if dump < len(lines):
 		parse_hang_dump(v, fdir, lines, dump)

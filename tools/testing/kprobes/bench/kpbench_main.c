@@ -331,6 +331,16 @@ static void kpb_hit(const char *metric, const char *sym, kpb_fn_t fn,
 
 	if (handlers) {
 		kpb_init_kprobe(&kp, fn, handlers);
+		/*
+		 * ppc64 ELFv2: a C function's address is its global entry
+		 * (the TOC setup); its ftrace call comes after it, and
+		 * kprobes put an entry probe there when given the name.
+		 */
+		if (IS_ENABLED(CONFIG_PPC64_ELF_ABI_V2) && tag &&
+		    !strcmp(tag, "[FTRACE]")) {
+			kp.addr = NULL;
+			kp.symbol_name = sym;
+		}
 		err = register_kprobe(&kp);
 		if (err) {
 			kpb_out("error", "%s: register_kprobe %d", metric, err);
@@ -382,8 +392,12 @@ out:
  * What the list must say of a probe that the kernel can optimize (or put
  * on ftrace); NULL where the architecture cannot (riscv: no OPTPROBES, no
  * KPROBES_ON_FTRACE).  The same kernel config decides for both kernels.
+ * powerpc has OPTPROBES, but an optimized probe is a relative branch
+ * ("b", +/- 32 MB) to a detour in a buffer inside kernel text: module
+ * text, where these targets are, is out of its reach.
  */
-#define KPB_OPT		(IS_ENABLED(CONFIG_OPTPROBES) ? "[OPTIMIZED]" : NULL)
+#define KPB_OPT_MODULE	(IS_ENABLED(CONFIG_OPTPROBES) && !IS_ENABLED(CONFIG_PPC))
+#define KPB_OPT		(KPB_OPT_MODULE ? "[OPTIMIZED]" : NULL)
 #define KPB_FTRACE	(IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ? "[FTRACE]" : NULL)
 
 static void kpb_hit_costs(void)
@@ -396,6 +410,8 @@ static void kpb_hit_costs(void)
 	if (KPB_OPT)
 		kpb_hit("hit_o_ns", "kpb_t_o", kpb_t_o, kpb_t_plain,
 			KPB_PRE, false, KPB_OPT);
+	else if (IS_ENABLED(CONFIG_OPTPROBES))
+		kpb_out("skip", "hit_o_ns: module text is out of the optimizer's reach");
 	kpb_hit("hit_f_ns", "kpb_ftrace_target", kpb_ftrace_target,
 		kpb_ftrace_plain, KPB_PRE, false, KPB_FTRACE);
 	kpb_hit("hit_r_ns", "kpb_t_r", kpb_t_r, kpb_t_short_plain,
@@ -403,6 +419,8 @@ static void kpb_hit_costs(void)
 	if (KPB_OPT)
 		kpb_hit("hit_ro_ns", "kpb_t_ro", kpb_t_ro, kpb_t_plain,
 			0, true, KPB_OPT);
+	else if (IS_ENABLED(CONFIG_OPTPROBES))
+		kpb_out("skip", "hit_ro_ns: module text is out of the optimizer's reach");
 	/* Steady state in both kernels: upstream optimizes the pair too. */
 	kpb_hit("hit_kr_ns", "kpb_t_kr", kpb_t_kr, kpb_t_plain,
 		KPB_PRE, true, KPB_OPT);

@@ -10,15 +10,24 @@
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
- * x86-64, i386 and riscv64 each have their instructions for the shapes
- * below.  riscv's are all 4 bytes (no compressed forms): one shape, one
- * size, whatever the assembler would have chosen.
+ * x86-64, i386, riscv64 and ppc64le each have their instructions for the
+ * shapes below.  riscv's are all 4 bytes (no compressed forms): one shape,
+ * one size, whatever the assembler would have chosen; so are powerpc's
+ * (which, using no TOC, need no global entry point: the symbol is the
+ * function's only entry).
  */
 #include <linux/linkage.h>
 
 	.text
 #ifdef CONFIG_RISCV
 	.option norvc
+#endif
+
+/* The return instruction. */
+#ifdef CONFIG_PPC64
+#define KPB_RET	blr
+#else
+#define KPB_RET	ret
 #endif
 
 /* Open a function named \name without padding in front of it. */
@@ -52,13 +61,18 @@
 	movl	%ecx, %ecx
 	addl	%ecx, %eax
 	movl	%eax, %eax
+#elif defined(CONFIG_PPC64)
+	mr	5, 3
+	mr	6, 4
+	mr	7, 6
+	add	3, 5, 7
 #else
 	mv	a5, a0
 	mv	a4, a1
 	mv	a3, a4
 	add	a0, a5, a3
 #endif
-	ret
+	KPB_RET
 	kpb_endfunc \name
 .endm
 
@@ -80,10 +94,12 @@
 	movq	%rdi, %rax
 #elif defined(CONFIG_X86_32)
 	movl	%eax, %eax
+#elif defined(CONFIG_PPC64)
+	mr	3, 3
 #else
 	mv	a0, a0
 #endif
-	ret
+	KPB_RET
 	kpb_endfunc \name
 .endm
 
@@ -102,7 +118,7 @@
 .macro kpb_mass_func n
 	kpb_func kpb_m\n
 	nop
-	ret
+	KPB_RET
 	kpb_endfunc kpb_m\n
 .endm
 

@@ -34,6 +34,12 @@ done
 if why=$(no_entry_probe vfs_read) || why=$(no_trace_records); then
 	skip_all "$why"
 fi
+# An architecture whose unwinder does not ask kretprobes for the real
+# return address (upstream powerpc 6.12, for instance) does not select
+# ARCH_CORRECT_STACKTRACE_ON_KRETPROBE; upstream's own KUnit kprobes_test
+# leaves its stacktrace cases out there the same way.
+kconfig_off ARCH_CORRECT_STACKTRACE_ON_KRETPROBE &&
+	skip_all "stack traces through a kretprobe'd frame show the trampoline on this architecture (no ARCH_CORRECT_STACKTRACE_ON_KRETPROBE)"
 
 trap kp_cleanup_events EXIT
 kp_cleanup_events
@@ -71,8 +77,10 @@ after=$(awk '/=> vfs_read/ { want = 1; next }
 	     want { sub(/^ *=> */, ""); print; want = 0 }' "$out")
 diag "frames above vfs_read: $(echo "$after" | sort | uniq -c | tr '\n' ' ')"
 check "the stacks go through vfs_read" [ -n "$after" ]
+# (A file, not sh -c: a frame may be "[unknown/kretprobe'd]", quote and all.)
+printf '%s\n' "$after" > "$out.after"
 check "vfs_read's caller is ksys_read in every stack" \
-	sh -c "! echo '$after' | grep -v -q '^ksys_read'"
+	sh -c "! grep -v -q '^ksys_read' '$out.after'"
 check "no stack shows the kretprobe trampoline" \
 	sh -c "! grep -q -e 'kretprobe_trampoline' -e \"unknown/kretprobe'd\" '$out'"
 check "the return event names ksys_read as the caller" \
@@ -82,5 +90,5 @@ if [ "$KP_FAILED" -gt 0 ]; then
 	diag "trace:"
 	head -n 60 "$out" | sed 's/^/#   /'
 fi
-rm -f "$out"
+rm -f "$out" "$out.after"
 finish

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * powerpc side of the kprobes architecture contract (<linux/kprobes_arch.h>).
+ *
+ * A probe is a "trap" (tw 31,0,0) over the first word of the probed
+ * instruction, written with the base's code-patching API.  One aligned
+ * word is all that is ever written, so another CPU fetching the
+ * instruction meanwhile sees the old instruction or the trap, never a mix;
+ * over the prefix word of a prefixed (ISA 3.1, 8-byte) instruction the
+ * trap is decoded on its own and the suffix is never reached.
+ *
+ * A hit first tries to emulate the instruction with the base's
+ * single-step library (arch/powerpc/lib/sstep.c: analyse_instr(),
+ * emulate_step()): no second exception, and the instructions whose
+ * result depends on their own address (branches, addpcis) are only ever
+ * emulated.  What the library cannot emulate runs out of line: the copy
+ * in an instruction slot, with MSR_SE set and preemption disabled, until
+ * the single-step exception brings the CPU back.  Instructions that neither
+ * can run (rfid, mtmsrd, traps, sc, writes of SRR0/SRR1, larx/stcx.
+ * sequences, pc-relative prefixed forms) are refused.  The code is in
+ * arch/powerpc/kernel/probes/.
+ */
+#ifndef _ASM_POWERPC_KPROBES_H
+#define _ASM_POWERPC_KPROBES_H
+
+#include <asm-generic/kprobes.h>
+/*
+ * Code that includes this (the trap code through asm/interrupt.h, the BPF
+ * JIT through linux/kprobes.h) reads and patches instructions with the
+ * helpers of asm/inst.h and asm/code-patching.h, as it always could;
+ * asm/probes.h has BREAKPOINT_INSTRUCTION, the trap.
+ */
+#include <asm/code-patching.h>
+#include <asm/inst.h>
+#include <asm/probes.h>
+
+#ifdef CONFIG_KPROBES
+
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/types.h>
+
+/* The unit a probe saves and replaces: one instruction word. */
+typedef u32 kprobe_opcode_t;
+
+/* The longest instruction that can be probed, in bytes (prefixed). */
+#define MAX_INSN_SIZE		8
+
+/*
+ * A slot holds the copy of a stepped instruction, then a trap that is
+ * never reached (the single-step exception comes first):
+ *
+ *   slot + 0     the probed instruction (4 or 8 bytes)
+ *   slot + len   trap
+ *
+ * Slots are 16-byte aligned, so a prefixed copy never crosses a 64-byte
+ * boundary.
+ */
+#define KPROBE_SLOT_BYTES	(MAX_INSN_SIZE + sizeof(kprobe_opcode_t))
+
+/**
+ * enum kprobe_insn_kind - how a hit runs the probed instruction
+ * @KPROBE_INSN_STEP: emulated if the library can, else the copy in the
+ *	slot runs under MSR_SE (arch_specific_insn::slot)
+ * @KPROBE_INSN_EMULATE: only ever emulated: it reads its own address
+ *	(branches, addpcis); no slot
+ */
+enum kprobe_insn_kind {
+	KPROBE_INSN_STEP,
+	KPROBE_INSN_EMULATE,
+};
+
+/**
+ * struct arch_specific_insn - powerpc per-probe data
+ * @slot: the copy followed by a trap (STEP), else NULL
+ * @insn: the original instruction word
+ * @suffix: its second word when it is prefixed, else 0
+ * @kind: enum kprobe_insn_kind
+ * @len: length of the original instruction, 4 or 8
+ */
+struct arch_specific_insn {
+	kprobe_opcode_t *slot;
+	u32 insn;
+	u32 suffix;
+	u8 kind;
+	u8 len;
+};
+
+/*
+ * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on powerpc:
+ *
+ *   IDLE -trap-> HANDLER -+- pre handler changed nip -------------> IDLE
+ *                         +- emulated ---------------------------+
+ *                         +- STEP -> STEPPING -+- single step ---+
+ *                                              +- fault -> IDLE  |
+ *                                                                v
+ *                                      POST (if a post handler) -> IDLE
+ *
+ *   any busy state --trap of a probe--> emulated with no handler, or
+ *   push; REENTERED --single step (or a fault in the copy)--> pop
+ *
+ * While a copy runs preemption is disabled, interrupts are as the probed
+ * context had them (kprobe_ctlblk::saved_irq is unused): an interrupt
+ * taken in between runs with MSR_SE clear, and a probe it hits is a
+ * re-entry, pushed over the step it interrupted.
+ */
+#include <asm-generic/kprobes-cpu.h>
+
+/*
+ * Called by program_check_exception(), single_step_exception() (traps.c)
+ * and, through kprobe_page_fault(), by the page fault handler.  Non-zero:
+ * the exception was the probe's and @regs say where to resume.
+ */
+int kprobe_handler(struct pt_regs *regs);
+int kprobe_post_handler(struct pt_regs *regs);
+int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
+
+struct kprobe;
+
+/*
+ * bpf_get_func_ip() of an entry probe (patches/0010): the function's
+ * address, which is not the probe's (arch_adjust_kprobe_addr()).
+ */
+unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p);
+#define arch_kprobe_entry_func_ip arch_kprobe_entry_func_ip
+
+/* The return trampoline of kretprobes (return_trampoline.S). */
+void arch_kretprobe_trampoline(void);
+
+#else /* !CONFIG_KPROBES */
+
+struct pt_regs;
+
+static inline int kprobe_handler(struct pt_regs *regs) { return 0; }
+static inline int kprobe_post_handler(struct pt_regs *regs) { return 0; }
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _ASM_POWERPC_KPROBES_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the files of the powerpc kprobes back-end share; the contract with
+ * the generic core is <linux/kprobes_arch.h>.
+ */
+#ifndef _PPC_KPROBES_H
+#define _PPC_KPROBES_H
+
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
+#include <asm/inst.h>
+#include <asm/kprobes.h>
+
+/**
+ * struct kprobe_decoded - what decoding found out about an instruction
+ * @ainsn: kind and length filled in, no slot yet
+ * @reason: why it cannot be probed, when decoding fails
+ */
+struct kprobe_decoded {
+	struct arch_specific_insn ainsn;
+	const char *reason;
+};
+
+/* decode.c */
+int kprobe_decode_insn(u32 word, u32 suffix, struct kprobe_decoded *d);
+bool kprobe_insn_is_trap(u32 word);
+bool kprobe_insn_is_larx(u32 word);
+bool kprobe_insn_is_stcx(u32 word);
+
+/* return_trampoline.S: what the trampolines call with their pt_regs */
+unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
+unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);
+
+/* The instruction as the single-step library takes it. */
+static __always_inline ppc_inst_t kprobe_ppc_inst(const struct arch_specific_insn *ai)
+{
+	return ai->len == 8 ? ppc_inst_prefix(ai->insn, ai->suffix) :
+			      ppc_inst(ai->insn);
+}
+
+#endif /* _PPC_KPROBES_H */

@@ -249,15 +249,13 @@ fi
 # stays clean.  Not under /lib/modules: it runs in kp.mode=bench and from
 # selftests/kprobes/bench_smoke.sh, not as a module test.
 # Its probe targets are assembly, for x86-64, i386, riscv64 and ppc64le.
-if true; then
-	bench=$KP_DIR/bench
-	rm -rf "$bench"
-	cp -r "$KP_TOOLS/bench" "$bench"
-	kmake -s M="$bench" modules ||
-		die "$KP_FLAVOUR: the benchmark module does not build"
-	mkdir -p "$ROOT/bench"
-	cp "$bench/kpbench.ko" "$ROOT/bench/"
-fi
+bench=$KP_DIR/bench
+rm -rf "$bench"
+cp -r "$KP_TOOLS/bench" "$bench"
+kmake -s M="$bench" modules ||
+	die "$KP_FLAVOUR: the benchmark module does not build"
+mkdir -p "$ROOT/bench"
+cp "$bench/kpbench.ko" "$ROOT/bench/"
 
 # Extra entries that a directory cannot express without root.
 cat > "$KP_DIR/initramfs.list" <<EOF

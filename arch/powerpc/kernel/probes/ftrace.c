@@ -8,12 +8,8 @@
  * passes a full pt_regs, with link the probed function's return address,
  * and once the callbacks are done resumes at regs->nip with the link
  * register from regs->link (which is how a kretprobe's entry handler
- * diverts the return).  The handlers are shown what a trap probe would
- * show them: nip at the probe address during the pre handler, just past
- * the 4-byte call afterwards.  Nothing is stepped: the probed instruction
- * is the ftrace call, which has no effect of its own.  Unless a pre
- * handler redirects execution (returns non-zero), regs->nip is given
- * back as ftrace passed it.
+ * diverts the return).  The hit itself is <asm-generic/kprobes-ftrace.h>'s,
+ * shared with x86.
  *
  * This file is built without the ftrace hook (see Makefile): the handler
  * is ftrace's callback and must not trace itself.
@@ -21,7 +17,7 @@
 #include "ppc-kprobes.h"
 
 #include <linux/ftrace.h>
-#include <linux/trace_recursion.h>
+#include <asm-generic/kprobes-ftrace.h>
 
 /**
  * arch_prepare_kprobe_ftrace() - prepare a site armed through ftrace
@@ -37,40 +33,6 @@ int arch_prepare_kprobe_ftrace(struct kprobe *p)
 	return 0;
 }
 
-/* Run @p's handlers on an idle CPU, with nip as a trap probe has it. */
-static nokprobe_inline void kprobe_ftrace_hit(struct kprobe *p,
-					      struct pt_regs *regs,
-					      unsigned long ip)
-{
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	unsigned long resume = regs->nip;
-	kprobe_post_handler_t post;
-
-	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
-
-	regs->nip = ip;
-	/* Non-zero: a handler chose regs->nip, and ftrace resumes there. */
-	if (kprobe_hit_pre(p, regs)) {
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
-		return;
-	}
-	post = READ_ONCE(p->post_handler);
-	if (post) {
-		/* As if the call had run. */
-		regs->nip = ip + MCOUNT_INSN_SIZE;
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
-		kprobe_move_state(kcb, KPROBE_CPU_POST, KPROBE_CPU_IDLE);
-	} else {
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-	}
-	/* Where ftrace was going to resume (a live patch may have chosen). */
-	regs->nip = resume;
-	reset_current_kprobe();
-}
-
 /**
  * kprobe_ftrace_handler() - ftrace callback of the sites armed through ftrace
  * @ip: address of the ftrace call, the probe address
@@ -78,33 +40,13 @@ static nokprobe_inline void kprobe_ftrace_hit(struct kprobe *p,
  * @ops: the core's ftrace_ops
  * @fregs: registers saved by ftrace_regs_caller
  *
- * Runs with preemption disabled and possibly with interrupts on: a trap
- * probe hit from an interrupt meanwhile is a re-entry (see core.c).
+ * The pre handler sees nip at the call, as a trap hit shows it
+ * (<asm-generic/kprobes-ftrace.h> does the rest).
  */
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-	struct kprobe *p;
-	int bit;
-
-	/* The core's ops ask for SAVE_REGS; without them there is no probe. */
-	if (unlikely(!regs))
-		return;
-
-	/* Also disables preemption: the per-CPU state stays ours. */
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-
-	p = kprobe_hit_find(ip);
-	if (p && !kprobe_disabled(p)) {
-		if (kprobe_running())
-			kprobes_inc_nmissed_count(p);
-		else
-			kprobe_ftrace_hit(p, regs, ip);
-	}
-	ftrace_test_recursion_unlock(bit);
+	kprobe_ftrace_dispatch(ip, parent_ip, fregs, 0);
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

@@ -22,15 +22,6 @@
 #include <linux/sort.h>
 #include <asm/sections.h>
 
-/*
- * The entry text (ENTRY_TEXT in the linker script) is where x86 and riscv
- * enter the kernel from user space and interrupts; powerpc's linker
- * script has no such section (its vectors are refused by the
- * architecture).  Weak references: both 0 where the section is missing.
- */
-extern char __entry_text_start[] __weak;
-extern char __entry_text_end[] __weak;
-
 /**
  * struct kprobe_bl_range - one blacklisted range
  * @start: first byte

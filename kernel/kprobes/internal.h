@@ -369,6 +369,16 @@ int kprobe_blacklist_end(void);
 void kprobe_blacklist_remove_module(struct module *mod);
 void kprobe_blacklist_debugfs_init(struct dentry *dir);
 /* "foo" of foo.cold, foo.isra.0, ...: its length, or 0 if not a part. */
+/*
+ * The entry text (ENTRY_TEXT in the linker script) is where x86 and riscv
+ * enter the kernel from user space and interrupts; powerpc's linker
+ * script has no such section (its vectors are refused by the
+ * architecture).  Weak references for blacklist.c: both 0 where the
+ * section is missing.
+ */
+extern char __entry_text_start[] __weak;
+extern char __entry_text_end[] __weak;
+
 size_t kprobe_part_base_len(const char *name);
 
 /* NOKPROBE_SYMBOL() records (asm-generic/kprobes.h, vmlinux.lds.h) */

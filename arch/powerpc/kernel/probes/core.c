@@ -82,48 +82,16 @@ static nokprobe_inline bool kprobe_emulate(struct kprobe *p,
 	return false;
 }
 
-/*
- * @p's instruction has run (emulated or stepped): run the post handler
- * and go back to what the CPU was doing before the hit.  The post handler
- * is read once: another CPU may clear it right now.
- */
-static void kprobe_insn_done(struct kprobe *p, struct pt_regs *regs,
-			     struct kprobe_ctlblk *kcb)
-{
-	kprobe_post_handler_t post;
-
-	if (kcb->state == KPROBE_CPU_REENTERED) {
-		kprobe_pop(kcb);
-		return;
-	}
-	post = READ_ONCE(p->post_handler);
-	if (post) {
-		kprobe_set_state(kcb, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
-	}
-	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
-	reset_current_kprobe();
-}
-
-NOKPROBE_SYMBOL(kprobe_insn_done);
-
 /* A hit on an idle CPU: the handlers run. */
 static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 		       struct kprobe_ctlblk *kcb)
 {
-	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
-
 	/* regs->nip is p->addr here: a trap does not advance it. */
-	if (kprobe_hit_pre(p, regs)) {
-		/* The handler moved nip: no instruction, no post handler. */
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
-		return;
-	}
+	if (kprobe_step_hit_pre(p, regs, kcb))
+		return;		/* a handler moved nip: nothing else runs */
 
 	if (kprobe_emulate(p, regs) || !p->ainsn.slot) {
-		kprobe_insn_done(p, regs, kcb);
+		kprobe_step_done(p, regs, kcb);
 		return;
 	}
 	kprobe_start_step(p, regs);
@@ -216,7 +184,7 @@ int kprobe_post_handler(struct pt_regs *regs)
 
 	regs_set_return_ip(regs, (unsigned long)p->addr + p->ainsn.len);
 	kprobe_end_step(regs);
-	kprobe_insn_done(p, regs, kcb);
+	kprobe_step_done(p, regs, kcb);
 	return 1;
 }
 
@@ -256,12 +224,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 
 	regs_set_return_ip(regs, (unsigned long)p->addr);
 	kprobe_end_step(regs);
-	if (kcb->state == KPROBE_CPU_REENTERED) {
-		kprobe_pop(kcb);
-	} else {
-		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
-	}
+	kprobe_step_abandon(kcb);
 	return 0;
 }
 

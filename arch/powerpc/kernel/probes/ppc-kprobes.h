@@ -12,6 +12,7 @@
 #include <linux/kprobes_arch.h>
 #include <asm/inst.h>
 #include <asm/kprobes.h>
+#include <asm-generic/kprobes-step.h>
 
 /**
  * struct kprobe_decoded - what decoding found out about an instruction

@@ -71,49 +71,17 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 	regs->status = (regs->status & ~SR_PIE) | kcb->saved_irq;
 }
 
-/*
- * @p's instruction has run (stepped or simulated): run the post handler
- * and go back to what the hart was doing before the hit.  The post
- * handler is read once: another CPU may clear it right now.
- */
-static void kprobe_insn_done(struct kprobe *p, struct pt_regs *regs,
-			     struct kprobe_ctlblk *kcb)
-{
-	kprobe_post_handler_t post;
-
-	if (kcb->state == KPROBE_CPU_REENTERED) {
-		kprobe_pop(kcb);
-		return;
-	}
-	post = READ_ONCE(p->post_handler);
-	if (post) {
-		kprobe_set_state(kcb, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
-	}
-	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
-	reset_current_kprobe();
-}
-
-NOKPROBE_SYMBOL(kprobe_insn_done);
-
 /* A hit on an idle hart: the handlers run. */
 static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 		       struct kprobe_ctlblk *kcb)
 {
-	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
-
 	/* regs->epc is p->addr here: an ebreak does not advance it. */
-	if (kprobe_hit_pre(p, regs)) {
-		/* The handler moved epc: no instruction, no post handler. */
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
-		return;
-	}
+	if (kprobe_step_hit_pre(p, regs, kcb))
+		return;		/* a handler moved epc: nothing else runs */
 
 	if (p->ainsn.kind == KPROBE_INSN_SIMULATE) {
 		p->ainsn.simulate(&p->ainsn, (unsigned long)p->addr, regs);
-		kprobe_insn_done(p, regs, kcb);
+		kprobe_step_done(p, regs, kcb);
 		return;
 	}
 	kprobe_start_step(p, regs, kcb);
@@ -221,7 +189,7 @@ bool kprobe_single_step_handler(struct pt_regs *regs)
 
 	regs->epc = (unsigned long)p->addr + p->ainsn.len;
 	kprobe_end_step(regs, kcb);
-	kprobe_insn_done(p, regs, kcb);
+	kprobe_step_done(p, regs, kcb);
 	return true;
 }
 
@@ -261,12 +229,7 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 
 	regs->epc = (unsigned long)p->addr;
 	kprobe_end_step(regs, kcb);
-	if (kcb->state == KPROBE_CPU_REENTERED) {
-		kprobe_pop(kcb);
-	} else {
-		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
-	}
+	kprobe_step_abandon(kcb);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include <linux/kprobes.h>
 #include <linux/kprobes_arch.h>
 #include <linux/ptrace.h>
+#include <asm-generic/kprobes-step.h>
 
 /*
  * ftrace's patchable function entry (auipc + jalr, or two nops), which a

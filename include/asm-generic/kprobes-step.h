@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The steps of a breakpoint hit that riscv and powerpc take alike: both
+ * stop on a breakpoint, run the pre handler, then compute the probed
+ * instruction in C (riscv: simulate, powerpc: emulate) or run its copy
+ * from a slot until a second exception.  What differs (how the
+ * instruction runs, how the step starts and ends) stays in each
+ * architecture's core.c; the bookkeeping around it is here.  The state
+ * machine is <asm-generic/kprobes-cpu.h>'s.  Included by the
+ * architecture's core.c only, after <linux/kprobes_arch.h>.
+ */
+#ifndef _ASM_GENERIC_KPROBES_STEP_H
+#define _ASM_GENERIC_KPROBES_STEP_H
+
+#include <linux/kprobes_arch.h>
+
+/*
+ * A hit on an idle CPU: make @p current and run its pre handlers.
+ * Return: true if a handler moved the instruction pointer: the CPU is
+ * idle again and neither the instruction nor the post handlers run.
+ */
+static __always_inline bool kprobe_step_hit_pre(struct kprobe *p,
+						struct pt_regs *regs,
+						struct kprobe_ctlblk *kcb)
+{
+	__this_cpu_write(current_kprobe, p);
+	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
+	if (!kprobe_hit_pre(p, regs))
+		return false;
+	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+	reset_current_kprobe();
+	return true;
+}
+
+/*
+ * @p's instruction has run (computed or stepped): run the post handler
+ * and go back to what the CPU was doing before the hit.  The post handler
+ * is read once: another CPU may clear it right now.
+ */
+static __always_inline void kprobe_step_done(struct kprobe *p,
+					     struct pt_regs *regs,
+					     struct kprobe_ctlblk *kcb)
+{
+	kprobe_post_handler_t post;
+
+	if (kcb->state == KPROBE_CPU_REENTERED) {
+		kprobe_pop(kcb);
+		return;
+	}
+	post = READ_ONCE(p->post_handler);
+	if (post) {
+		kprobe_set_state(kcb, KPROBE_CPU_POST);
+		kprobe_hit_post(p, post, regs);
+	}
+	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+	reset_current_kprobe();
+}
+
+/*
+ * The copy in the slot faulted: give up the step, back to the state the
+ * hit interrupted (the fault is then the probed instruction's own).
+ */
+static __always_inline void kprobe_step_abandon(struct kprobe_ctlblk *kcb)
+{
+	if (kcb->state == KPROBE_CPU_REENTERED) {
+		kprobe_pop(kcb);
+	} else {
+		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+		reset_current_kprobe();
+	}
+}
+
+#endif /* _ASM_GENERIC_KPROBES_STEP_H */

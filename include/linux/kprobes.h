@@ -57,8 +57,9 @@ struct kretprobe_instance;
 /**
  * typedef kprobe_pre_handler_t - called before the probed instruction runs
  * @p: the registered kprobe that was hit
- * @regs: the registers at the hit; the instruction pointer is the probe
- *	address plus the length of the breakpoint (x86: + 1)
+ * @regs: the registers at the hit; the instruction pointer is where a
+ *	breakpoint reports the hit: the probe address + 1 on x86 (past the
+ *	int3), the probe address itself on riscv and powerpc
  *
  * Return 0 to let the probed instruction run (then the post handler, if
  * any, is called).  Return non-zero after changing regs->ip to resume
@@ -95,7 +96,8 @@ typedef void (*kprobe_post_handler_t)(struct kprobe *p, struct pt_regs *regs,
  * @pre_handler: called before the probed instruction runs
  * @post_handler: called after the probed instruction ran (may be NULL)
  * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be set by users
- * @nmissed: hits whose handlers were skipped (probe hit while another ran)
+ * @nmissed: hits whose handlers were skipped because the CPU was busy
+ *	with kprobes (in a handler, stepping a copy, or a busy section)
  * @list: core-owned; linked while the probe is attached to a probe site
  * @hlist: core-owned; hashed while the probe is the primary entry of a site
  * @opcode: core-owned; the original first byte(s) of the probed instruction

@@ -85,7 +85,12 @@ struct pt_regs;
  * @p->opcode and fills @p->ainsn.  Read the text with
  * kprobe_copy_original_text(), allocate slots with kprobe_slot_alloc().
  *
- * Return: 0; -EILSEQ for an instruction that cannot be probed, -ENOMEM.
+ * Return: 0, or a negative errno that register_kprobe() passes on: for an
+ * instruction that cannot be probed -EILSEQ (riscv, powerpc) or -EINVAL
+ * (x86, whose -EILSEQ means bytes that do not decode); -ENOMEM without
+ * memory or a slot, -EFAULT if the text cannot be read or the slot not
+ * written; x86 also -EBUSY (a foreign int3, an SMP-alternatives lock
+ * prefix) and -ERANGE (a rip-relative operand out of reach of the slot).
  */
 int arch_kprobe_prepare(struct kprobe *p, const char **why);
 

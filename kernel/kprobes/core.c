@@ -264,19 +264,27 @@ out:
  *
  * On success @p->addr is the probed address.  A symbol name that several
  * functions share means the first one kallsyms finds.  Any refusal is
- * explained by one "kprobes: refusing ..." line in the kernel log.
+ * explained by one "kprobes: refusing ..." line in the kernel log; the
+ * "Errors" table of Documentation/trace/kprobes.rst has every condition
+ * of each error.
  *
  * Context: process context; takes kprobe_mutex.
  * Return:
  * * 0 - registered
  * * -EINVAL - bad arguments, already registered, not probe-able text,
- *   blacklisted, or a jump label or static call site
+ *   blacklisted, a jump label or static call site, or (x86) an
+ *   instruction that cannot be probed
  * * -ENOENT - unknown symbol, an address no symbol covers, or a module
  *   going away
- * * -EILSEQ - not on an instruction boundary, or an instruction that
- *   cannot be probed
+ * * -EILSEQ - not on an instruction boundary, inside an ftrace call
+ *   site, or (riscv, powerpc) an instruction that cannot be probed
+ * * -EBUSY - (x86) a foreign int3 at the address, or a lock prefix that
+ *   SMP alternatives rewrite
+ * * -ERANGE - (x86-64) a rip-relative operand out of reach of the slot
  * * -ENOMEM - out of memory or instruction slots
- * * -ENODEV - kprobes failed to initialise
+ * * -EFAULT - the text could not be read or the slot not written
+ * * -ENODEV - kprobes failed to initialise, or ftrace is shut down
+ * * others - the ftrace error when arming a probe on an ftrace site
  */
 int register_kprobe(struct kprobe *p)
 {
@@ -409,6 +417,8 @@ void __unregister_kprobes_many(struct kprobe **kps, int num)
  * @p: a registered kprobe
  *
  * When this returns, no handler of @p runs any more and @p may be freed or
+ * registered again.  @p->addr keeps the probed address: a kprobe
+ * registered by @p->symbol_name needs @p->addr set to NULL before it is
  * registered again.  An unregistered @p only gets its @addr cleared.
  *
  * Context: process context; takes kprobe_mutex; sleeps.

@@ -67,10 +67,15 @@
  *
  * Handler context
  * ---------------
- * The trap path (int3, ftrace handler, kretprobe trampoline) runs with
- * interrupts off, may be in NMI context, and takes no sleeping lock, no
- * non-raw spinlock and allocates nothing.  It reads the table and the
- * members lists under RCU (an int3 is an RCU read-side section on x86).
+ * The hit path (a breakpoint trap, the optimized detour, the ftrace
+ * handler, the kretprobe trampoline) runs with preemption off, may be in
+ * NMI context (x86 and riscv enter breakpoint traps like NMIs), and takes
+ * no sleeping lock, no non-raw spinlock and allocates nothing.  Interrupts
+ * are off in a breakpoint trap and in the x86 detour; the ftrace handler
+ * and the return trampoline keep the probed context's interrupt state
+ * (Documentation/trace/kprobes.rst, "Handler context", per architecture).
+ * It reads the table and the members lists under RCU (an int3 is an RCU
+ * read-side section on x86).
  * Everything it touches is NOKPROBE_SYMBOL or nokprobe_inline.
  */
 #ifndef _KERNEL_KPROBES_INTERNAL_H
@@ -176,6 +181,8 @@ enum kprobe_site_state {
 
 /**
  * struct kprobe_site - everything probing one address
+ * @hit: the hit path's view of @kp, @solo and @resume (struct
+ *	kprobe_hit_site in <linux/kprobes_arch.h>), which it overlays
  * @kp: what the table and the arch code see: addr, opcode, ainsn, flags
  *	(GONE/OPTIMIZED/FTRACE/ON_FUNC_ENTRY); pre_handler is the member
  *	dispatcher, post_handler is set only while @nr_post > 0

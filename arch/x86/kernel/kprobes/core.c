@@ -584,7 +584,7 @@ bool arch_kprobe_boostable(struct kprobe *p)
 }
 
 /**
- * arch_remove_kprobe() - release what arch_prepare_kprobe() took
+ * arch_remove_kprobe() - release what arch_kprobe_prepare() took
  * @p: a disarmed site's kprobe, after an RCU grace period.  No CPU is in
  *	the stepped copy any more (it runs with interrupts off); one may
  *	still be in the boosted copy, which is why the slot allocator

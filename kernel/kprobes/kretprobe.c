@@ -424,6 +424,8 @@ static const char * const kretprobe_refused[] = {
 	"__x64_sys_exit", "__x64_sys_exit_group",
 	"__ia32_sys_exit", "__ia32_sys_exit_group",
 	"__riscv_sys_exit", "__riscv_sys_exit_group",
+	/* architectures without syscall wrappers (powerpc) */
+	"sys_exit", "sys_exit_group",
 	"rewind_stack_and_make_dead", "ret_from_fork_asm", "__switch_to_asm",
 };
 

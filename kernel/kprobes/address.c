@@ -93,6 +93,16 @@ static int kprobe_locate(kprobe_opcode_t *addr, const char *sym,
 		return -EINVAL;
 	}
 	if (sym) {
+		/*
+		 * "module:" names no symbol, but kallsyms would look the empty
+		 * name up in the module, and while the module initialises its
+		 * symbols still include unnamed ones (sections): a probe on
+		 * whatever text one of them starts.
+		 */
+		if (!*sym || sym[strlen(sym) - 1] == ':') {
+			*why = "no such symbol";
+			return -ENOENT;
+		}
 		/* Of functions sharing the name, the first kallsyms finds. */
 		addr = kprobe_lookup_name(sym, offset);
 		if (!addr) {

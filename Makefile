@@ -8,16 +8,17 @@ BASE		?= /usr/src/linux-source-6.12.tar.xz
 BUILD		?= build
 BASELINE	?=
 PREEMPT		?=
+DEBUG		?=
 PROD		?=
 ARCH		?=
 JOBS		?= $(shell nproc)
 
-export BASE BUILD BASELINE JOBS PREEMPT PROD ARCH
+export BASE BUILD BASELINE JOBS PREEMPT DEBUG PROD ARCH
 # Optional knobs, passed to the scripts when set (see "make help").
 export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT KP_NOTRUN MATRIX_CELLS \
 	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter ppc64le ppc64el powerpc64le,$(ARCH)),-ppc64le)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(PROD)),-prod)
+FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter ppc64le ppc64el powerpc64le,$(ARCH)),-ppc64le)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(PROD)),-prod)
 T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
@@ -44,6 +45,7 @@ help:
 	@echo '  BUILD=     output directory [$(BUILD)]'
 	@echo '  BASELINE=1 upstream kprobes instead of ours, same config and tests'
 	@echo '  PREEMPT=1  CONFIG_PREEMPT=y config (+ kprobes-test-preempt.config), *-preempt dirs'
+	@echo '  DEBUG=1    PREEMPT + KASAN, kmemleak, fault injection (+ kprobes-test-debug.config), *-debug dirs'
 	@echo '  PROD=1     production config, no lockdep (+ kprobes-test-prod.config), *-prod dirs'
 	@echo '  BENCH_CONFIG=  what make bench measures: prod (PROD=1 config) or debug [prod]'
 	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
@@ -93,16 +95,7 @@ bench: deps
 	@$(T)/bench.sh
 
 clean:
-	rm -rf $(BUILD)/ours $(BUILD)/baseline $(BUILD)/ours-preempt \
-		$(BUILD)/baseline-preempt $(BUILD)/ours-i386 $(BUILD)/baseline-i386 \
-		$(BUILD)/ours-i386-preempt $(BUILD)/baseline-i386-preempt \
-		$(BUILD)/ours-prod $(BUILD)/baseline-prod \
-		$(BUILD)/ours-riscv64 $(BUILD)/baseline-riscv64 \
-		$(BUILD)/ours-riscv64-preempt $(BUILD)/baseline-riscv64-preempt \
-		$(BUILD)/ours-riscv64-prod $(BUILD)/baseline-riscv64-prod \
-		$(BUILD)/ours-ppc64le $(BUILD)/baseline-ppc64le \
-		$(BUILD)/ours-ppc64le-preempt $(BUILD)/baseline-ppc64le-preempt \
-		$(BUILD)/ours-ppc64le-prod $(BUILD)/baseline-ppc64le-prod
+	rm -rf $(BUILD)/ours $(BUILD)/ours-* $(BUILD)/baseline $(BUILD)/baseline-*
 
 distclean:
 	rm -rf $(BUILD)

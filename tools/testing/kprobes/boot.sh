@@ -44,7 +44,7 @@ MODE=${1:-run}
 case $MODE in
 # riscv64 under TCG runs the same tests in 11 - 13 minutes (2 CPUs shared),
 # ppc64le's are as slow.
-run|check|bench)	TIMEOUT=${TIMEOUT:-$([ -n "$KP_CROSS" ] && echo 1500 || echo 900)} ;;
+run|check|bench)	TIMEOUT=${TIMEOUT:-$([ -n "$KP_CROSS" ] || [ "$KP_CONFIG" = -debug ] && echo 1500 || echo 900)} ;;
 shell)		TIMEOUT=${TIMEOUT:-0} ;;
 *)		die "unknown mode '$MODE' (run, check, bench or shell)" ;;
 esac
@@ -78,6 +78,11 @@ append="console=$console panic=-1 kp.mode=$MODE"
 # panic before it (which hangs QEMU there) still shows on the console.
 [ "$KP_ARCH" = riscv64 ] && append="earlycon=sbi $append"
 [ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
+# The debug configuration (KASAN, kmemleak) runs KUnit, the module tests
+# and the kselftests; ftracetest's cases, which exercise the event parser
+# more than kprobes and cost about 10 s each under KASAN, run in the
+# other booted configurations.
+[ "$KP_CONFIG" = -debug ] && append+=" kp.ftrace=0"
 [ -n "${KP_APPEND:-}" ] && append+=" $KP_APPEND"
 
 # x86: two sockets of one core each: without ACPI the kernel learns the

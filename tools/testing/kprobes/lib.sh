@@ -12,6 +12,9 @@
 #   BASELINE  1: build upstream's unmodified kprobes instead of ours
 #   JOBS      parallel kernel build jobs
 #   PREEMPT   1: the CONFIG_PREEMPT=y configuration (flavour dir *-preempt)
+#   DEBUG     1: the debug configuration, CONFIG_PREEMPT=y with KASAN,
+#             kmemleak and fault injection (flavour dir *-debug, fragments
+#             kprobes-test-preempt.config and kprobes-test-debug.config)
 #   PROD      1: the production configuration of make bench, without the
 #             debug options (flavour dir *-prod, kprobes-test-prod.config)
 #   ARCH      x86_64 (default), i386 (the 32-bit kernel and guest: flavour
@@ -77,16 +80,34 @@ case $PREEMPT in
 *)		echo "$KP_PROG: PREEMPT must be 1 or empty, not '$PREEMPT'" >&2
 		exit 2 ;;
 esac
+# DEBUG=1: the debug configuration: the preemption fragment, then
+# kprobes-test-debug.config (KASAN, kmemleak, failslab and
+# fail_page_alloc) on top of it.  It is the second configuration of CI.
+DEBUG=${DEBUG:-}
+KP_CONFIG_FRAGMENTS=()
+[ -n "$KP_CONFIG" ] && KP_CONFIG_FRAGMENTS=("kprobes-test$KP_CONFIG.config")
+case $DEBUG in
+1)		[ -z "$KP_CONFIG" ] || {
+			echo "$KP_PROG: DEBUG=1 already has PREEMPT=1's fragment; give one of them" >&2
+			exit 2
+		}
+		KP_CONFIG=-debug
+		KP_CONFIG_FRAGMENTS=(kprobes-test-preempt.config kprobes-test-debug.config) ;;
+''|0)		;;
+*)		echo "$KP_PROG: DEBUG must be 1 or empty, not '$DEBUG'" >&2
+		exit 2 ;;
+esac
 # PROD=1: the production configuration that make bench measures (the
 # test configuration minus lockdep and the other debug options, fragment
 # kprobes-test-prod.config); one configuration at a time.
 PROD=${PROD:-}
 case $PROD in
 1)		[ -z "$KP_CONFIG" ] || {
-			echo "$KP_PROG: PROD=1 and PREEMPT=1 do not combine" >&2
+			echo "$KP_PROG: PROD=1 and PREEMPT=1 or DEBUG=1 do not combine" >&2
 			exit 2
 		}
-		KP_CONFIG=-prod ;;
+		KP_CONFIG=-prod
+		KP_CONFIG_FRAGMENTS=(kprobes-test-prod.config) ;;
 ''|0)		;;
 *)		echo "$KP_PROG: PROD must be 1 or empty, not '$PROD'" >&2
 		exit 2 ;;
@@ -180,8 +201,9 @@ KP_OBJ=$KP_DIR/obj
 KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
 # Every fragment of the configuration, merged in this order (later wins).
 KP_FRAGMENTS=("$KP_FRAGMENT")
-[ -n "$KP_CONFIG" ] &&
-	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test$KP_CONFIG.config")
+for kp_f in "${KP_CONFIG_FRAGMENTS[@]}"; do
+	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/$kp_f")
+done
 [ -n "$KP_ARCH" ] &&
 	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test-$KP_ARCH.config")
 

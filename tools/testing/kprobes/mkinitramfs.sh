@@ -140,6 +140,20 @@ if [ -d "$selftests" ]; then
 	mkdir -p "$ROOT/kselftest"
 	cp -a "$selftests" "$ROOT/kselftest/kprobes"
 	find "$ROOT/kselftest/kprobes" -name '*.sh' -exec chmod a+x {} +
+	# Their modules (test_modules/, kselftest's TEST_GEN_MODS_DIR), built
+	# against this flavour's objects in a copy, as the benchmark module
+	# below; the guest has them as test_modules/<name>.ko next to the
+	# scripts, where the kselftest install puts them.
+	tm=$KP_DIR/test_modules
+	rm -rf "$tm" "$ROOT/kselftest/kprobes/test_modules"
+	cp -r "$selftests/test_modules" "$tm"
+	kmake -s M="$tm" modules ||
+		die "$KP_FLAVOUR: the kselftests' modules do not build"
+	mkdir -p "$ROOT/kselftest/kprobes/test_modules"
+	for ko in "$tm"/*.ko; do
+		"${KP_CROSS}strip" --strip-debug \
+			-o "$ROOT/kselftest/kprobes/test_modules/${ko##*/}" "$ko"
+	done
 fi
 
 # The base's ftracetest and the cases of it that create kprobe events: all

@@ -44,6 +44,7 @@ for f in "$DEBUGFS" "$KPDIR" "$KPDIR/list" "$KPDIR/blacklist"; do
 	modes="$modes $f $(stat -c %a "$f")"
 done
 
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup()
 {
 	kp_cleanup_events

@@ -315,7 +315,11 @@ int register_kprobes(struct kprobe **kps, int num)
 	struct kprobe_batch *batch;
 	int i, ret = 0;
 
-	if (num <= 0 || kprobe_null_arg(kps))
+	if (num <= 0) {
+		pr_info("%s: refusing a batch of %d\n", __func__, num);
+		return -EINVAL;
+	}
+	if (kprobe_null_arg(kps))
 		return -EINVAL;
 	mutex_lock(&kprobe_mutex);
 	batch = kprobe_batch_begin(num);

@@ -497,6 +497,18 @@ int register_kretprobe(struct kretprobe *rp)
 
 	if (kprobe_null_arg(rp))
 		return -EINVAL;
+	/*
+	 * First, so that a second registration is refused for what it is
+	 * (kretprobe_check() would find the address the first one resolved
+	 * next to the symbol name); asked again under the lock below.
+	 */
+	mutex_lock(&kprobe_mutex);
+	ret = kprobe_site_of_member(&rp->kp) ? -EINVAL : 0;
+	mutex_unlock(&kprobe_mutex);
+	if (ret) {
+		kprobe_refuse(&rp->kp, "already registered");
+		return ret;
+	}
 	ret = kretprobe_check(rp);
 	if (ret)
 		return ret;
@@ -550,6 +562,10 @@ int register_kretprobes(struct kretprobe **rps, int num)
 {
 	int done, ret = -EINVAL;
 
+	if (num <= 0) {
+		pr_info("%s: refusing a batch of %d\n", __func__, num);
+		return -EINVAL;
+	}
 	if (kprobe_null_arg(rps))
 		return -EINVAL;
 	for (done = 0; done < num; done++) {

@@ -16,7 +16,8 @@ JOBS		?= $(shell nproc)
 export BASE BUILD BASELINE JOBS PREEMPT DEBUG PROD ARCH
 # Optional knobs, passed to the scripts when set (see "make help").
 export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT KP_NOTRUN MATRIX_CELLS \
-	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD
+	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD \
+	SERIES_CONFIGS SERIES_TARGETS
 
 FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter ppc64le ppc64el powerpc64le,$(ARCH)),-ppc64le)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(PROD)),-prod)
 T		:= tools/testing/kprobes
@@ -24,7 +25,7 @@ T		:= tools/testing/kprobes
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
 .PHONY: help deps prepare config build initramfs run check shell bench matrix \
-	clean distclean
+	series series-check clean distclean
 
 help:
 	@echo 'kprobes harness targets (flavour: $(FLAVOUR), output: $(BUILD)/$(FLAVOUR)/):'
@@ -38,6 +39,8 @@ help:
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
 	@echo '  matrix     the built-only configurations: Debian amd64 (compile), KPROBES=n'
+	@echo '  series     the overlay as a git patch series, $(BUILD)/series/; checks am, checkpatch, maintainers'
+	@echo '  series-check  build the kernel after each patch of the series (ccache), stop at a broken one'
 	@echo '  clean      remove the flavour directories (keep the base extraction)'
 	@echo '  distclean  remove $(BUILD)/ entirely'
 	@echo 'Variables:'
@@ -59,6 +62,7 @@ help:
 	@echo '  KP_APPEND= extra kernel command-line arguments'
 	@echo '  KP_NOTRUN=none  run the kselftests an arch lists as hanging its guest (mkinitramfs.sh)'
 	@echo '  MATRIX_CELLS=  matrix cells to run [debian nokprobes]'
+	@echo '  SERIES_CONFIGS=  what series-check builds: test (the flavour'"'"'s config), nokprobes (KPROBES=n) [test]'
 
 deps:
 	@$(T)/deps.sh
@@ -93,6 +97,13 @@ matrix: deps
 # Builds and boots both flavours itself (BASELINE= does not apply).
 bench: deps
 	@$(T)/bench.sh
+
+# The series is checked against the work tree that prepare lays out.
+series: prepare
+	@$(T)/series.sh
+
+series-check: prepare
+	@$(T)/series.sh check
 
 clean:
 	rm -rf $(BUILD)/ours $(BUILD)/ours-* $(BUILD)/baseline $(BUILD)/baseline-*

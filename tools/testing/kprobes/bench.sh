@@ -5,8 +5,9 @@
 # config, same machine, same run.
 #
 # For each flavour (baseline, then ours) this builds the kernel and the
-# initramfs (the benchmark module bench/kpbench.ko is built into it by
-# mkinitramfs.sh), boots it under QEMU with -icount shift=0 in
+# initramfs (the benchmark module kpbench.ko, whose sources are
+# tools/testing/selftests/kprobes/test_modules/kpbench*, is built into it
+# with the kselftests' modules by mkinitramfs.sh), boots it under QEMU with -icount shift=0 in
 # kp.mode=bench (boot.sh writes $BUILD/<flavour>/bench-console.log and
 # bench-boot.result).  bench.py then prints the table
 # "metric | baseline | ours | ratio" and writes $BUILD/bench.csv and

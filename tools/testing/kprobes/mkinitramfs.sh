@@ -11,24 +11,30 @@
 #                          package)
 #   /bin/bash              the host's bash-static, if installed (ARCH=i386,
 #                          riscv64, ppc64le: the one of deps.sh, as busybox)
+#   /usr/bin/timeout       busybox's timeout, behind a wrapper that takes
+#                          coreutils' --foreground (the kselftest runner
+#                          passes it)
 #   /bin/kp-exit           guest/kp-exit.c, built statically here (with the
-#                          cross compiler on riscv64 and ppc64le, as all
-#                          helpers)
+#                          cross compiler on riscv64 and ppc64le, as the
+#                          kselftests' helpers)
 #   /etc/kp-kernel.config  the kernel's .config (what tests may expect)
 #   /etc/kp-notrun         tests that hang this arch's guest: not run,
 #                          reported as failures (kp_notrun_tests below)
-#   /bin/kp-uprobe-target  guest/kp-uprobe-target.c, what the uprobe event
-#                          test probes (selftests/kprobes/uprobe_event.sh)
 #   /lib/modules/<rel>/    every module of the build (modules_install);
 #                          on the baseline also extra/kprobes_test_target.ko,
 #                          built here from kernel/kprobes/kprobes_test_target.c
-#   /kselftest/kprobes/    tools/testing/selftests/kprobes/ of the work tree
-#   /bench/kpbench.ko      the benchmark module, tools/testing/kprobes/bench/
-#                          (x86 only: its probe targets are x86 assembly)
+#   /kselftest/            the kprobes kselftests as the kselftest framework
+#                          installs them (make -C tools/testing/selftests
+#                          TARGETS=kprobes install, below): run_kselftest.sh,
+#                          kselftest-list.txt, kselftest/ (runner.sh,
+#                          ktap_helpers.sh...), kprobes/ (the scripts, their
+#                          static helpers kp-perf, kp-bpf, kp-uprobe-target,
+#                          and test_modules/*.ko, the benchmark module
+#                          kpbench.ko among them)
+#   /bench/kpbench.ko      a link to kselftest/kprobes/test_modules/kpbench.ko
+#                          (kp.mode=bench)
 #   /kselftest/ftrace/     tools/testing/selftests/ftrace/ of the work tree,
 #                          with kp-cases: the kprobe-related cases /init runs
-#   /bin/kp-perf           guest/kp-perf.c (perf_event_open on the kprobe PMU)
-#   /bin/kp-bpf            guest/kp-bpf.c (BPF programs on kprobe PMU events)
 #
 # The archive is written by the base's own usr/gen_initramfs.sh, so files are
 # owned by root and /dev/console exists without running as root.
@@ -44,7 +50,7 @@ BASH_STATIC=$KP_BASH_STATIC
 [ -d "$KP_DIR/modroot" ] || die "no modules in $KP_DIR/modroot; run make build"
 [ -x "$KP_OBJ/usr/gen_init_cpio" ] || die "no $KP_OBJ/usr/gen_init_cpio; run make build"
 if ! [ -x "$BUSYBOX" ] ||
-   LC_ALL=C readelf -l "$BUSYBOX" | grep -q 'program interpreter'; then
+   LC_ALL=C readelf -l "$BUSYBOX" | grep 'program interpreter' > /dev/null; then
 	die "$BUSYBOX is missing or not static; run make deps (busybox-static)"
 fi
 
@@ -91,6 +97,17 @@ else
 fi | while read -r applet; do
 	[ -e "$ROOT/$applet" ] || ln -s /bin/busybox "$ROOT/$applet"
 done
+# The kselftest runner runs each test under "timeout --foreground", which
+# busybox's timeout does not take; the guest's process groups need none
+# of what the option does.
+rm -f "$ROOT/usr/bin/timeout"
+cat > "$ROOT/usr/bin/timeout" <<'EOF'
+#!/bin/sh
+# busybox's timeout, taking (and ignoring) coreutils' --foreground.
+[ "${1:-}" = --foreground ] && shift
+exec /bin/busybox timeout "$@"
+EOF
+chmod 0755 "$ROOT/usr/bin/timeout"
 if [ -x "$BASH_STATIC" ]; then
 	rm -f "$ROOT/bin/bash"
 	cp "$BASH_STATIC" "$ROOT/bin/bash"
@@ -98,10 +115,8 @@ else
 	note "no $BASH_STATIC: the guest has no /bin/bash"
 fi
 
-for helper in kp-exit kp-perf kp-bpf kp-uprobe-target; do
-	"$KP_GUEST_CC" "${KP_GUEST_CFLAGS[@]}" -static -O2 -Wall \
-		-o "$ROOT/bin/$helper" "$KP_TOOLS/guest/$helper.c"
-done
+"$KP_GUEST_CC" "${KP_GUEST_CFLAGS[@]}" -static -O2 -Wall \
+	-o "$ROOT/bin/kp-exit" "$KP_TOOLS/guest/kp-exit.c"
 install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
 kp_notrun_tests | while IFS='|' read -r test why; do
 	printf '%s\t%s: %s\n' "$test" "$KP_ARCH" "$why"
@@ -135,25 +150,45 @@ if [ -z "$(find "$ROOT/lib/modules" -name kprobes_test_target.ko)" ]; then
 		"$tt/kprobes_test_target.ko"
 fi
 
-selftests=$KP_SRC/tools/testing/selftests/kprobes
-if [ -d "$selftests" ]; then
-	mkdir -p "$ROOT/kselftest"
-	cp -a "$selftests" "$ROOT/kselftest/kprobes"
-	find "$ROOT/kselftest/kprobes" -name '*.sh' -exec chmod a+x {} +
-	# Their modules (test_modules/, kselftest's TEST_GEN_MODS_DIR), built
-	# against this flavour's objects in a copy, as the benchmark module
-	# below; the guest has them as test_modules/<name>.ko next to the
-	# scripts, where the kselftest install puts them.
-	tm=$KP_DIR/test_modules
-	rm -rf "$tm" "$ROOT/kselftest/kprobes/test_modules"
-	cp -r "$selftests/test_modules" "$tm"
-	kmake -s M="$tm" modules ||
-		die "$KP_FLAVOUR: the kselftests' modules do not build"
-	mkdir -p "$ROOT/kselftest/kprobes/test_modules"
-	for ko in "$tm"/*.ko; do
-		"${KP_CROSS}strip" --strip-debug \
-			-o "$ROOT/kselftest/kprobes/test_modules/${ko##*/}" "$ko"
+# The kprobes kselftests, installed by the kselftest framework of the work
+# tree as a kernel developer installs them:
+#
+#	make -C tools/testing/selftests TARGETS=kprobes O=<obj> \
+#		KSFT_INSTALL_PATH=<dir> install
+#
+# which builds the helpers (TEST_GEN_FILES, with the guest's compiler:
+# lib.mk's $(CROSS_COMPILE)gcc is $KP_GUEST_CC, plus $KP_GUEST_CFLAGS and
+# -static) into <obj>/kselftest/kprobes/, the modules of test_modules/
+# (TEST_GEN_MODS_DIR, KDIR: this flavour's objects) in the work tree's
+# test_modules/ (prepare.sh's rsync removes them again), and installs
+# them with the scripts, common.inc, config, settings, the framework's
+# runner and run_kselftest.sh with its kselftest-list.txt.  /init runs
+# the scripts itself, one TAP line each, and one of them through
+# run_kselftest.sh as well.
+selftests=$KP_SRC/tools/testing/selftests
+if [ -d "$selftests/kprobes" ]; then
+	ksft_log=$KP_DIR/kselftest-install.log
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH \
+		make -s -C "$selftests" -j"$JOBS" "${KP_KBUILD_ARCH[@]}" \
+		TARGETS=kprobes O="$KP_OBJ" KDIR="$KP_SRC" \
+		USERCFLAGS="${KP_GUEST_CFLAGS[*]}" USERLDFLAGS=-static \
+		KSFT_INSTALL_PATH="$ROOT/kselftest" install > "$ksft_log" 2>&1 || {
+		tail -n 40 "$ksft_log" >&2
+		die "$KP_FLAVOUR: the kprobes kselftests do not build or install (log: $ksft_log)"
+	}
+	for f in run_kselftest.sh kselftest-list.txt kselftest/ktap_helpers.sh \
+		 kprobes/common.inc kprobes/kp-perf kprobes/kp-bpf \
+		 kprobes/kp-uprobe-target kprobes/test_modules/kp_hostile.ko \
+		 kprobes/test_modules/kpbench.ko; do
+		[ -e "$ROOT/kselftest/$f" ] ||
+			die "$KP_FLAVOUR: the kselftest install has no $f (log: $ksft_log)"
 	done
+	for ko in "$ROOT/kselftest/kprobes/test_modules"/*.ko; do
+		"${KP_CROSS}strip" --strip-debug "$ko"
+	done
+	# The benchmark module of kp.mode=bench (bench.sh).
+	mkdir -p "$ROOT/bench"
+	ln -s ../kselftest/kprobes/test_modules/kpbench.ko "$ROOT/bench/kpbench.ko"
 fi
 
 # The base's ftracetest and the cases of it that create kprobe events: all
@@ -257,19 +292,6 @@ if [ -n "$KP_CROSS" ] && [ -x "$ftrace/ftracetest" ]; then
 		printf '%s\t%s: %s\n' "$case" "$KP_ARCH" "$why"
 	done > "$ROOT/kselftest/ftrace/kp-skip"
 fi
-
-# The benchmark module (bench/, see bench.sh), built out of tree against
-# this flavour's objects in a copy of its sources, so that the repository
-# stays clean.  Not under /lib/modules: it runs in kp.mode=bench and from
-# selftests/kprobes/bench_smoke.sh, not as a module test.
-# Its probe targets are assembly, for x86-64, i386, riscv64 and ppc64le.
-bench=$KP_DIR/bench
-rm -rf "$bench"
-cp -r "$KP_TOOLS/bench" "$bench"
-kmake -s M="$bench" modules ||
-	die "$KP_FLAVOUR: the benchmark module does not build"
-mkdir -p "$ROOT/bench"
-cp "$bench/kpbench.ko" "$ROOT/bench/"
 
 # Extra entries that a directory cannot express without root.
 cat > "$KP_DIR/initramfs.list" <<EOF

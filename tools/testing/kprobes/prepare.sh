@@ -109,21 +109,23 @@ list_overlay()
 	done
 }
 
-# Every path named in MANIFEST must exist in the repository.
-check_manifest()
+# Every file of the overlay that git tracks must be in the work tree.  The
+# overlay is what the work tree holds (list_overlay), so a tracked file
+# deleted by mistake, or moved without git mv, would just drop out of the
+# kernel tree and of the series: stop instead, naming it.  A removal on
+# purpose is a "git rm".  Outside a git work tree (an exported copy) there
+# is nothing to compare with.
+check_tracked()
 {
-	local manifest=$KP_TOOLS/MANIFEST line missing=0
+	local f missing=0
 
-	[ -f "$manifest" ] || die "no $manifest"
-	while IFS= read -r line || [ -n "$line" ]; do
-		line=${line%%#*}
-		line=$(echo "$line" | xargs)	# trim blanks
-		[ -n "$line" ] || continue
-		if ! [ -e "$KP_REPO/$line" ]; then
-			echo "prepare: overlay file missing: $line" >&2
-			missing=1
-		fi
-	done < "$manifest"
+	git -C "$KP_REPO" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+		return 0
+	while IFS= read -r -d '' f; do
+		is_harness_path "$f" && continue
+		echo "prepare: $f is tracked by git but missing from the work tree (git rm it, or git checkout it)" >&2
+		missing=1
+	done < <(git -C "$KP_REPO" ls-files -z --deleted)
 	[ "$missing" = 0 ] || exit 1
 }
 
@@ -161,7 +163,7 @@ $out"
 
 start=$(now)
 
-[ "$KP_FLAVOUR" = ours ] && check_manifest
+check_tracked
 
 PRISTINE=$(ensure_base)
 STAGING=$KP_DIR/staging

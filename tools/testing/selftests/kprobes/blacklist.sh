@@ -18,17 +18,15 @@ require_kprobes_debugfs
 BL=$KPDIR/blacklist
 TAB=$(printf '\t')
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	kp_cleanup_events
-	unload kprobe_example
-	unload kretprobe_example
+	unload_samples
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
 [ -r "$BL" ] || skip_all "no $BL"
-cleanup
+at_exit cleanup now
 
 n=$(wc -l < "$BL")
 check "the blacklist is not empty ($n lines)" [ "$n" -gt 0 ]
@@ -80,10 +78,7 @@ done
 
 # Through kprobe events (only meaningful on a traceable function: kprobe
 # events refuse notrace functions for their own reasons).
-if ! [ -e "$TRACEFS/kprobe_events" ]; then
-	mkdir -p "$TRACEFS" 2>/dev/null
-	mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
-fi
+mount_tracefs kprobe_events
 if ! [ -w "$TRACEFS/kprobe_events" ]; then
 	skip "kprobe events on a blacklisted function (no kprobe_events)"
 elif ! grep -q '^notifier_call_chain$' "$TRACEFS/available_filter_functions"; then
@@ -110,8 +105,9 @@ check "nothing is registered on notifier_call_chain" \
 	[ "$(list_count '  [kr]  notifier_call_chain\+')" -eq 0 ]
 
 # Through register_kprobe()/register_kretprobe() in the sample modules.
-if ko=$(find_ko kprobe_example); then
-	if insmod "$ko" symbol=notifier_call_chain 2>/dev/null; then
+find_samples
+if [ -n "$KP_KO" ]; then
+	if insmod "$KP_KO" symbol=notifier_call_chain 2>/dev/null; then
 		fail "kprobe_example symbol=notifier_call_chain fails to load"
 	else
 		pass "kprobe_example symbol=notifier_call_chain fails to load"
@@ -119,14 +115,14 @@ if ko=$(find_ko kprobe_example); then
 	if why=$(no_entry_probe vfs_read); then
 		skip "kprobe_example symbol=vfs_read loads: $why"
 	else
-		check "kprobe_example symbol=vfs_read loads" insmod "$ko" symbol=vfs_read
+		check "kprobe_example symbol=vfs_read loads" insmod "$KP_KO" symbol=vfs_read
 		check "kprobe_example unloads" unload kprobe_example
 	fi
 else
 	skip "register_kprobe on a blacklisted function (no kprobe_example.ko)"
 fi
-if ko=$(find_ko kretprobe_example); then
-	if insmod "$ko" func=notifier_call_chain 2>/dev/null; then
+if [ -n "$KRP_KO" ]; then
+	if insmod "$KRP_KO" func=notifier_call_chain 2>/dev/null; then
 		fail "kretprobe_example func=notifier_call_chain fails to load"
 	else
 		pass "kretprobe_example func=notifier_call_chain fails to load"

@@ -6,12 +6,12 @@
 # and a BPF_PROG_TYPE_KPROBE program tied to it with PERF_EVENT_IOC_SET_BPF,
 # which the kprobe event handler then runs through trace_call_bpf().
 #
-# The work is done by kp-bpf (tools/testing/kprobes/guest/kp-bpf.c, a static
-# binary in the harness's initramfs, raw bpf(2), no libbpf): a program that
-# counts its runs in an array map must run on each getpid() of the process,
-# once on a kprobe and once on a kretprobe on the getpid system call
-# (__x64_sys_getpid, __ia32_sys_getpid on i386).  The probes
-# must be gone from the probe list afterwards.
+# The work is done by kp-bpf (kp-bpf.c, built next to the scripts by the
+# Makefile; raw bpf(2), no libbpf; its own TAP lines are shown as
+# diagnostics): a program that counts its runs in an array map must run
+# on each getpid() of the process, once on a kprobe and once on a
+# kretprobe on the getpid system call (__x64_sys_getpid, __ia32_sys_getpid
+# on i386).  The probes must be gone from the probe list afterwards.
 #
 # Then bpf_get_func_ip(), which in a kprobe program returns the address of
 # the probed function when the running probe is at a function entry
@@ -31,9 +31,8 @@ cd "$(dirname "$0")" || exit 1
 require_root
 require_kprobes_debugfs
 
-KP_BPF=$(command -v kp-bpf) || skip_all "no kp-bpf binary in PATH"
-[ -r /sys/bus/event_source/devices/kprobe/type ] ||
-	skip_all "no kprobe PMU (CONFIG_KPROBE_EVENTS, CONFIG_PERF_EVENTS)"
+KP_BPF=$(helper kp-bpf) || skip_all "no kp-bpf here or in PATH"
+require_kprobe_pmu
 # kprobe_prog_ops exists only with CONFIG_BPF_EVENTS (CONFIG_KALLSYMS_ALL
 # lists data symbols); without it BPF_PROG_LOAD refuses the program type.
 grep -q ' kprobe_prog_ops$' /proc/kallsyms ||
@@ -41,28 +40,25 @@ grep -q ' kprobe_prog_ops$' /proc/kallsyms ||
 # __x64_sys_getpid on x86-64, __ia32_sys_getpid on i386.
 FUNC=$(sys_func getpid) || skip_all "no getpid entry point in /proc/kallsyms"
 # The probes sit at its entry, the kretprobes cannot sit anywhere else.
-if why=$(no_entry_probe "$FUNC"); then
-	skip_all "$why"
-fi
+require_entry_probe "$FUNC"
 
-SYSCTL=/proc/sys/debug/kprobes-optimization
+SYSCTL=$OPT_SYSCTL
 MOD=kprobes_test_target
 MOD_FN=kpt_notrace_target
 MOD_LOADED=0
 OPT_SAVED=
 
-# shellcheck disable=SC2317 # run by the EXIT trap
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	[ -n "$OPT_SAVED" ] && echo "$OPT_SAVED" > "$SYSCTL" 2>/dev/null
 	[ "$MOD_LOADED" = 1 ] && unload "$MOD"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+at_exit cleanup
 
 before=$(list_count "$FUNC")
 before_all=$(list_count "$FUNC|$MOD_FN")
-"$KP_BPF" "$FUNC"
+sub_tap "$KP_BPF" "$FUNC"
 rc=$?
 case $rc in
 0)	pass "kp-bpf: BPF program on a kprobe and a kretprobe" ;;
@@ -83,9 +79,9 @@ func_ip()
 {
 	fi_desc=$1
 	shift
-	FIP_OUT=$("$KP_BPF" --func-ip "$@" 2>&1)
+	sub_tap "$KP_BPF" --func-ip "$@"
 	fi_rc=$?
-	printf '%s\n' "$FIP_OUT"
+	FIP_OUT=$SUB_OUT
 	case $fi_rc in
 	0)	pass "$fi_desc" ;;
 	4)	skip "$fi_desc (kp-bpf skipped)" ;;
@@ -127,19 +123,18 @@ is_ftrace()
 # ftrace, and the int3 case cannot be reached from BPF.
 notrace_refused()
 {
-	nr_mark="kpsel-mark-$$-notrace"
-	echo "$nr_mark" > /dev/kmsg
+	log_mark
 	if ev_add "p:$GROUP/fipnt $MOD:$MOD_FN"; then
 		ev_del fipnt
 		return 1
 	fi
-	dmesg | sed -n "/$nr_mark/,\$p" |
-		grep -q "Could not probe notrace function $MOD_FN"
+	log_since_mark | grep -q "Could not probe notrace function $MOD_FN"
 }
 
-# ftrace_site ADDR NAME - is function NAME at ADDR traceable (an ftrace site)?
-# Its name in available_filter_functions may be an alias (__do_sys_getpid).
-ftrace_site()
+# ftrace_site_at ADDR NAME - is function NAME at ADDR traceable (an ftrace
+# site)?  Its name in available_filter_functions may be an alias
+# (__do_sys_getpid).
+ftrace_site_at()
 {
 	if [ -r "$TRACEFS/available_filter_functions_addrs" ]; then
 		grep -q "^$1 " "$TRACEFS/available_filter_functions_addrs"
@@ -150,7 +145,7 @@ ftrace_site()
 
 # (a) An int3 at a function entry, on the test module's notrace function.
 # The module calls it N times for N written to its "calls" parameter.
-[ -e "$TRACEFS/kprobe_events" ] || mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
+mount_tracefs kprobe_events
 if MOD_KO=$(find_ko "$MOD"); then
 	if ! is_loaded "$MOD"; then
 		insmod "$MOD_KO" && MOD_LOADED=1
@@ -198,7 +193,7 @@ func_ip "bpf_get_func_ip() in a kprobe on an ftrace site ($FUNC)" \
 line=$(fip_list k)
 if kconfig_off KPROBES_ON_FTRACE; then
 	skip "the kprobe on $FUNC is on ftrace (no KPROBES_ON_FTRACE: an entry probe sits past the ftrace site)"
-elif ftrace_site "$(ksym_addr "$FUNC")" "$FUNC"; then
+elif ftrace_site_at "$(ksym_addr "$FUNC")" "$FUNC"; then
 	check "the kprobe on $FUNC is on ftrace: $line" \
 		is_ftrace "$line"
 else

@@ -37,14 +37,13 @@ if kconfig KASAN; then
 else
 	CHURN_SECS=${CHURN_SECS:-15}
 fi
-SYSCTL=/proc/sys/debug/kprobes-optimization
+SYSCTL=$OPT_SYSCTL
 STOP=/tmp/kpsel-churn.stop
 BAD=/tmp/kpsel-churn.bad
 MOD=kprobes_test_target
 CALLS=/sys/module/$MOD/parameters/calls
 MOD_KO=$(find_ko "$MOD") || skip_all "no $MOD.ko"
-KP_KO=$(find_ko kprobe_example) || KP_KO=
-KRP_KO=$(find_ko kretprobe_example) || KRP_KO=
+find_samples
 READ_FN=vfs_read
 READ_PT=$(probe_point "$READ_FN") || skip_all "no probe point in $READ_FN"
 
@@ -52,22 +51,19 @@ old_opt=
 [ -w "$SYSCTL" ] && old_opt=$(cat "$SYSCTL")
 old_enabled=$(cat "$KPDIR/enabled")
 
-# shellcheck disable=SC2317 # run by the EXIT trap
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	touch "$STOP"
 	wait
 	kp_cleanup_events
-	unload kprobe_example
-	unload kretprobe_example
+	unload_samples
 	unload "$MOD"
 	[ -n "$old_opt" ] && echo "$old_opt" > "$SYSCTL"
 	echo "$old_enabled" > "$KPDIR/enabled"
 	rm -f "$STOP" "$BAD"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit cleanup now
 echo 1 > "$KPDIR/enabled"
 
 insmod "$MOD_KO" || { fail "load $MOD"; finish; }
@@ -155,8 +151,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 done
 touch "$STOP"
 wait
-unload kprobe_example
-unload kretprobe_example
+unload_samples
 [ -n "$old_opt" ] && echo 1 > "$SYSCTL"
 
 diag "$rounds rounds in ${CHURN_SECS}s"

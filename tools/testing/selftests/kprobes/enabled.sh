@@ -19,37 +19,17 @@ require_kprobe_events
 ENABLED=$KPDIR/enabled
 [ -w "$ENABLED" ] || skip_all "no writable $ENABLED"
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	echo 1 > "$ENABLED" 2>/dev/null
 	kp_cleanup_events
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit cleanup now
 
 enabled()
 {
 	cat "$ENABLED"
-}
-
-# write_fails VALUE - writing VALUE must fail and leave the value alone.
-write_fails()
-{
-	before=$(enabled)
-	if echo "$1" > "$ENABLED" 2>/dev/null; then
-		fail "writing '$1' is refused"
-	else
-		pass "writing '$1' is refused"
-	fi
-	check "writing '$1' leaves the value at $before" [ "$(enabled)" = "$before" ]
-}
-
-# grew NAME BEFORE - did event NAME get hits since its count was BEFORE?
-# shellcheck disable=SC2317 # called through check
-grew()
-{
-	[ "$(ev_hits "$1")" -gt "$2" ]
 }
 
 check "enabled reads 1 at the start" [ "$(enabled)" = 1 ]
@@ -70,7 +50,7 @@ pass "set up kprobe events on vfs_read"
 
 h=$(ev_hits rd)
 workload
-check "an enabled probe fires" grew rd "$h"
+check "an enabled probe fires" ev_grew rd "$h"
 DISABLED_LINES='  k  vfs_read\+0x[0-9a-f]+ .*\[DISABLED\]'
 check "one probe is listed [DISABLED]" [ "$(list_count "$DISABLED_LINES")" -eq 1 ]
 
@@ -89,7 +69,7 @@ hw=$(ev_hits wr)
 workload
 check "no hits while disarmed (rd: $h -> $(ev_hits rd))" [ "$(ev_hits rd)" -eq "$h" ]
 check "no hits on the new probe (wr: $hw -> $(ev_hits wr))" [ "$(ev_hits wr)" -eq "${hw:-0}" ]
-write_fails abc
+write_refused "$ENABLED" abc
 
 # On again: both fire, the disabled one stays disabled.
 check "writing 1 succeeds" sh -c "echo 1 > $ENABLED"
@@ -98,17 +78,17 @@ h=$(ev_hits rd)
 hw=$(ev_hits wr)
 ho=$(ev_hits off)
 workload
-check "the probe fires again after 1" grew rd "$h"
-check "the probe registered while disarmed fires" grew wr "${hw:-0}"
+check "the probe fires again after 1" ev_grew rd "$h"
+check "the probe registered while disarmed fires" ev_grew wr "${hw:-0}"
 check "a disabled probe stays disabled (hits $ho -> $(ev_hits off))" \
 	[ "$(ev_hits off)" -eq "$ho" ]
 check "it is still listed [DISABLED]" [ "$(list_count "$DISABLED_LINES")" -eq 1 ]
 
 check "writing 1 again succeeds" sh -c "echo 1 > $ENABLED"
 check "enabled still reads 1" [ "$(enabled)" = 1 ]
-write_fails 2
-write_fails abc
-write_fails -1
+write_refused "$ENABLED" 2
+write_refused "$ENABLED" abc
+write_refused "$ENABLED" -1
 
 # Events removed while disarmed are really gone once armed again.
 echo 0 > "$ENABLED"

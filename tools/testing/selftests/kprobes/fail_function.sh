@@ -35,22 +35,19 @@ done
 [ -n "$FUNCS" ] || skip_all "no mkdir/mkdirat entry point in $FF/injectable"
 # Error injection is a kprobe at the function's entry.
 for f in $FUNCS; do
-	if why=$(no_entry_probe "$f"); then
-		skip_all "$why"
-	fi
+	require_entry_probe "$f"
 done
 diag "injecting into:$FUNCS"
 
 DIR=/tmp/kpsel-fail-function.$$
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	echo > "$FF/inject" 2>/dev/null
 	rmdir "$DIR" 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit cleanup now
 
 # mkdir_failing - run mkdir $DIR in a task with make-it-fail set; print its
 # error message.

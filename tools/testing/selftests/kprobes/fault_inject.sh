@@ -28,8 +28,10 @@
 # Every step between arming fail-nth and reading it back is a shell
 # builtin: a fork would pass points of its own.
 #
-# Not reached: the jump optimizer's detour buffers, which its worker
-# allocates (another task); KUnit covers a detour that cannot be made.
+# The jump optimizer's worker, which builds the detours, is another task:
+# there failslab's stack filter fails the allocations made under
+# arch_optprobe_prepare(), the first one, then all (where the kernel has
+# the filter and jump optimization).
 
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -56,10 +58,13 @@ FAILSLAB=$DEBUGFS/failslab
 FAILPAGE=$DEBUGFS/fail_page_alloc
 SAVED=
 kinds=
-set_attr()	# dir file value
+set_attr()	# dir file value; the first value is saved for cleanup
 {
 	[ -w "$1/$2" ] || return 1
-	SAVED="$SAVED $1/$2=$(cat "$1/$2")"
+	case " $SAVED " in
+	*" $1/$2="*)	;;
+	*)		SAVED="$SAVED $1/$2=$(cat "$1/$2")" ;;
+	esac
 	echo "$3" > "$1/$2"
 }
 for d in "$FAILSLAB" "$FAILPAGE"; do
@@ -72,7 +77,7 @@ done
 [ -n "$kinds" ] || skip_all "neither failslab nor fail_page_alloc (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC)"
 diag "fault injection points:$kinds"
 
-# shellcheck disable=SC2317 # called by the EXIT trap
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	echo 0 > "$FAILNTH" 2>/dev/null
@@ -81,7 +86,7 @@ cleanup()
 		echo "${kv#*=}" > "${kv%%=*}" 2>/dev/null
 	done
 }
-trap cleanup EXIT
+at_exit cleanup
 
 kmemleak_clear
 insmod "$KO" || { fail "load kp_faults"; finish; }
@@ -164,7 +169,83 @@ fail-nth=$n: left in the list: $listed"
 		pass "$op: $((n - 1)) injection points (the task's allocations in turn, the kernel's own among them): $failed_ops clean refusals (${errnos:-none}), the rest succeeded; nothing left armed or listed"
 	fi
 done
+
 exec 2>&3 3>&-
+
+# ---- the jump optimizer's allocations ---------------------------------------
+# Its worker, not the registering task, builds the detour
+# (arch_optprobe_prepare()): no task filter reaches it, but failslab's
+# stack filter does, failing only allocations made under that function.
+# The first one fails, then every one: the probe must stay a breakpoint
+# probe that fires once per call, and leave the text as it found it.
+OPTSYSCTL=/proc/sys/debug/kprobes-optimization
+
+# sym_range NAME - "START END" of a text symbol: its address and the next
+# higher one in /proc/kallsyms (fixed-width hex sorts as text).
+sym_range()
+{
+	sort /proc/kallsyms | awk -v s="$1" '
+		found && $1 != start { print start, "0x" $1; exit }
+		!found && $3 == s && $2 ~ /^[tT]$/ { found = 1; start = "0x" $1 }'
+}
+
+optimizer_faults()	# first|all
+{
+	[ "$1" = first ] && times=1 || times=-1
+	for kv in task-filter=N probability=100 interval=1 space=0 \
+		  stacktrace-depth=32 "require-start=$OPT_START" \
+		  "require-end=$OPT_END" "times=$times"; do
+		set_attr "$FAILSLAB" "${kv%%=*}" "${kv#*=}"
+	done
+	echo hold > "$PARAMS/op"
+	read -r res < "$PARAMS/result"
+	if [ "$res" != "op=hold ret=0" ]; then
+		echo 0 > "$FAILSLAB/probability"
+		fail "optimizer ($1 allocation fails): register: $res"
+		return
+	fi
+	# The worker runs a few jiffies later: give the first failure up to
+	# 10 s to happen, the others 2 s.
+	i=0
+	while [ "$i" -lt 20 ]; do
+		[ "$1" = first ] && [ "$(cat "$FAILSLAB/times")" = 0 ] && break
+		[ "$1" = all ] && [ "$i" = 4 ] && break
+		sleep 0.5
+		i=$((i + 1))
+	done
+	injected=yes
+	[ "$1" = first ] && [ "$(cat "$FAILSLAB/times")" != 0 ] && injected=no
+	opt=$(grep -c 'OPTIMIZED' "$KPDIR/list")
+	echo 0 > "$FAILSLAB/probability"
+	echo release > "$PARAMS/op"
+	read -r res < "$PARAMS/result"
+	parse_result "$res"
+	if [ "$injected" = no ]; then
+		fail "optimizer: no allocation under arch_optprobe_prepare() in 10 s ($res)"
+	elif [ "$r_hits" != 1 ] || [ "$r_text" != original ] ||
+	     [ "$r_calls" != right ] || grep -q . "$KPDIR/list" ||
+	     { [ "$1" = all ] && [ "$opt" != 0 ]; }; then
+		fail "optimizer ($1 allocation fails): $res, [OPTIMIZED] $opt"
+	elif [ "$opt" = 0 ]; then
+		pass "optimizer ($1 allocation fails): the probe stays a breakpoint, fires once per call, leaves the text as it was"
+	else
+		pass "optimizer ($1 allocation fails): optimized all the same (a fallback allocation), fires once per call, leaves the text as it was"
+	fi
+}
+
+if ! [ -w "$FAILSLAB/require-start" ]; then
+	skip "optimizer: no failslab stack filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"
+elif ! [ -r "$OPTSYSCTL" ] || [ "$(cat "$OPTSYSCTL")" != 1 ]; then
+	skip "optimizer: no jump optimization here (CONFIG_OPTPROBES, the sysctl)"
+elif ! range=$(sym_range arch_optprobe_prepare) || [ -z "$range" ]; then
+	skip "optimizer: no arch_optprobe_prepare in /proc/kallsyms"
+else
+	OPT_START=${range% *}
+	OPT_END=${range#* }
+	diag "failslab only under arch_optprobe_prepare: $OPT_START - $OPT_END"
+	optimizer_faults first
+	optimizer_faults all
+fi
 
 unload kp_faults || fail "unload kp_faults"
 kmemleak_check "fault injection"

@@ -23,18 +23,13 @@ FILTERS=$TRACEFS/available_filter_functions
 grep -qw function "$TRACEFS/available_tracers" ||
 	skip_all "no function tracer (CONFIG_FUNCTION_TRACER)"
 
-FUNC=
-for f in vfs_read ksys_read vfs_write; do
-	if grep -qx "$f" "$FILTERS" && ksym_addr "$f" > /dev/null; then
-		FUNC=$f
-		break
-	fi
-done
-[ -n "$FUNC" ] || skip_all "no traceable vfs_read, ksys_read or vfs_write"
+FUNC=$(first_func -t vfs_read ksys_read vfs_write) ||
+	skip_all "no traceable vfs_read, ksys_read or vfs_write"
 # Upstream riscv 6.12 has none, for instance.
 kconfig_off KPROBES_ON_FTRACE &&
 	skip_all "this kernel has no kprobes on ftrace (CONFIG_KPROBES_ON_FTRACE)"
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	echo nop > "$TRACEFS/current_tracer" 2>/dev/null
@@ -42,18 +37,9 @@ cleanup()
 	kp_cleanup_events
 	echo > "$TRACEFS/trace" 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit cleanup now
 
 FT_RE="  k  $FUNC\\+0x[0-9a-f]+  .*\\[FTRACE\\]"
-
-# grew NAME BEFORE - did event NAME get hits since its count was BEFORE?
-# shellcheck disable=SC2317 # called through check
-grew()
-{
-	[ "$(ev_hits "$1")" -gt "$2" ]
-}
 
 # Does the trace buffer hold the function tracer's line for a call of
 # FUNC ("... FUNC <-caller")?  Read with the kprobe event disabled: with it
@@ -80,7 +66,7 @@ check "the probe is listed [FTRACE]" [ "$(list_count "$FT_RE")" -eq 1 ]
 check "it is not [OPTIMIZED]" [ "$(list_count "  k  $FUNC\\+.*OPTIMIZED")" -eq 0 ]
 h=$(ev_hits ft)
 workload
-check "it hits" grew ft "$h"
+check "it hits" ev_grew ft "$h"
 
 # The function tracer on the same function.
 check "filter the function tracer to $FUNC" \
@@ -90,7 +76,7 @@ check "turn the function tracer on" \
 echo > "$TRACEFS/trace"
 h=$(ev_hits ft)
 workload
-check "the probe hits with the function tracer on" grew ft "$h"
+check "the probe hits with the function tracer on" ev_grew ft "$h"
 check "the function tracer records $FUNC" traced
 check "the probe is still listed [FTRACE]" [ "$(list_count "$FT_RE")" -eq 1 ]
 
@@ -98,7 +84,7 @@ check "the probe is still listed [FTRACE]" [ "$(list_count "$FT_RE")" -eq 1 ]
 if ev_add "p:$GROUP/ft2 $FUNC" && ev_enable ft2 1; then
 	h2=$(ev_hits ft2)
 	workload
-	check "a second probe added with the tracer on hits" grew ft2 "$h2"
+	check "a second probe added with the tracer on hits" ev_grew ft2 "$h2"
 	ev_enable ft2 0
 	ev_del ft2
 else
@@ -111,7 +97,7 @@ echo > "$TRACEFS/set_ftrace_filter"
 echo > "$TRACEFS/trace"
 h=$(ev_hits ft)
 workload
-check "the probe hits with the tracer off" grew ft "$h"
+check "the probe hits with the tracer off" ev_grew ft "$h"
 check "the tracer records nothing more" eval '! traced'
 check "the probe is still listed [FTRACE]" [ "$(list_count "$FT_RE")" -eq 1 ]
 
@@ -122,7 +108,7 @@ workload
 check "a disabled probe does not hit" [ "$(ev_hits ft)" -eq "$h" ]
 ev_enable ft 1
 workload
-check "enabled again, it hits" grew ft "$h"
+check "enabled again, it hits" ev_grew ft "$h"
 check "and is listed [FTRACE]" [ "$(list_count "$FT_RE")" -eq 1 ]
 
 kp_cleanup_events

@@ -41,11 +41,12 @@ SLAB_JUDGED=1
 kconfig KASAN && SLAB_JUDGED=0
 PARAMS=/sys/module/kp_hostile/parameters
 ENABLED=$KPDIR/enabled
-OPTSYSCTL=/proc/sys/debug/kprobes-optimization
+OPTSYSCTL=$OPT_SYSCTL
 
 OLD_ENABLED=$(cat "$ENABLED" 2>/dev/null)
 OLD_OPT=$(cat "$OPTSYSCTL" 2>/dev/null)
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	unload kp_hostile
@@ -53,9 +54,7 @@ cleanup()
 	[ -n "$OLD_ENABLED" ] && echo "$OLD_ENABLED" > "$ENABLED" 2>/dev/null
 	[ -n "$OLD_OPT" ] && echo "$OLD_OPT" > "$OPTSYSCTL" 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit cleanup now
 
 # One input per line: name|expected return (ours)|extra checks|symbol|
 # upstream|description.
@@ -307,12 +306,10 @@ fi
 
 kmemleak_clear
 
-# skip_because DESCRIPTION REASON - a skipped result, kselftest style.
+# skip_because DESCRIPTION REASON - a skipped result.
 skip_because()
 {
-	KP_NUM=$((KP_NUM + 1))
-	KP_SKIPPED=$((KP_SKIPPED + 1))
-	echo "ok $KP_NUM $1 # SKIP $2"
+	skip "$1 ($2)"
 }
 
 # hostile NAME|RET|CHECKS|SYMBOL|UPSTREAM|DESCRIPTION - one result.

@@ -41,8 +41,7 @@ fi
 kconfig_off ARCH_CORRECT_STACKTRACE_ON_KRETPROBE &&
 	skip_all "stack traces through a kretprobe'd frame show the trampoline on this architecture (no ARCH_CORRECT_STACKTRACE_ON_KRETPROBE)"
 
-trap kp_cleanup_events EXIT
-kp_cleanup_events
+at_exit kp_cleanup_events now
 
 check "a kretprobe event on vfs_read is accepted" \
 	ev_add "r:$GROUP/vfsret vfs_read"
@@ -86,7 +85,7 @@ check "no stack shows the kretprobe trampoline" \
 check "the return event names ksys_read as the caller" \
 	grep -q -E 'vfsret: \(ksys_read\+0x[0-9a-f]+(/0x[0-9a-f]+)? <- vfs_read\)' "$out"
 
-if [ "$KP_FAILED" -gt 0 ]; then
+if [ "$(n_failed)" -gt 0 ]; then
 	diag "trace:"
 	head -n 60 "$out" | sed 's/^/#   /'
 fi

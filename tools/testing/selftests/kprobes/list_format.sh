@@ -17,13 +17,7 @@ require_root
 require_kprobes_debugfs
 require_kprobe_events
 
-cleanup()
-{
-	kp_cleanup_events
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit kp_cleanup_events now
 
 # An entry probe lands on vfs_read+0, after the ENDBR (+4) with IBT, or
 # past the ftrace site where kprobes cannot use it (entry_offre).  Where
@@ -136,7 +130,7 @@ check "every list line is 'ADDR  TYPE  SYMBOL+OFF ...'" [ -z "$bad" ]
 [ -z "$bad" ] || diag "bad lines: $bad"
 
 # Removing the events removes the lines.
-cleanup
+kp_cleanup_events
 check "no probe on vfs_read after the events are removed" \
 	[ "$(list_count '  [kr]  vfs_read\+')" -eq 0 ]
 

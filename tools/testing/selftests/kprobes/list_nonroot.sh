@@ -44,7 +44,7 @@ for f in "$DEBUGFS" "$KPDIR" "$KPDIR/list" "$KPDIR/blacklist"; do
 	modes="$modes $f $(stat -c %a "$f")"
 done
 
-# shellcheck disable=SC2317 # run by the EXIT trap
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	kp_cleanup_events
@@ -56,9 +56,7 @@ cleanup()
 	done
 	[ -n "$old_kptr" ] && echo "$old_kptr" > "$KPTR"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-kp_cleanup_events
+at_exit cleanup now
 
 # vfs_read's entry, or just past it where the kernel cannot probe the
 # entry (probe_point, common.inc).

@@ -23,8 +23,7 @@ require_root
 require_kprobes_debugfs
 require_kprobe_events
 
-KP_KO=$(find_ko kprobe_example) || KP_KO=
-KRP_KO=$(find_ko kretprobe_example) || KRP_KO=
+find_samples
 if MOD_KO=$(find_ko kprobes_test_target); then
 	MOD=kprobes_test_target
 	FN=kpt_target
@@ -39,16 +38,14 @@ else
 	skip_all "no kprobes_test_target.ko or kretprobe_example.ko"
 fi
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	kp_cleanup_events
-	unload kprobe_example
-	unload kretprobe_example
+	unload_samples
 	unload "$MOD"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit cleanup now
 
 # run_target N - make the target function run (N times, if EXACT).
 run_target()
@@ -122,16 +119,8 @@ RRE="^[0-9a-f]{$KP_XD}  r  $FN\\+0x[0-9a-f]+"
 # unknown) or boundaries would be checked from the wrong start.  The first
 # 24 bytes of the function hold several instructions, some longer than one
 # byte: some offsets must be accepted, some refused.
-accepted=0
-refused=0
-for off in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
-	if ev_add "p:$GROUP/b$off $MOD:$FN+$off"; then
-		accepted=$((accepted + 1))
-		ev_del "b$off"
-	else
-		refused=$((refused + 1))
-	fi
-done
+accepted=$(accepted_offsets "$MOD:$FN" 0 24 | wc -w)
+refused=$((24 - accepted))
 diag "$MOD:$FN+0..23: $accepted offsets accepted, $refused refused"
 check "some offsets of $MOD:$FN are instruction boundaries" \
 	[ "$accepted" -gt 1 ]
@@ -245,10 +234,9 @@ user_test()
 	diag "list: $line"
 	addr=${line%% *}
 	check "$umod's probe is listed" [ -n "$addr" ]
-	mark="kpsel-mark-$$-$umod"
-	echo "$mark" > /dev/kmsg
+	log_mark
 	run_target 4
-	n=$(dmesg | sed -n "/$mark/,\$p" | grep -c "$FN")
+	n=$(log_since_mark | grep -c "$FN")
 	check "$umod's probe fires ($n log lines)" [ "$n" -ge 1 ]
 
 	check "unload $MOD under $umod's probe" unload "$MOD"

@@ -16,65 +16,27 @@ cd "$(dirname "$0")" || exit 1
 . ./common.inc
 
 require_root
-# Upstream riscv 6.12 has no optimized probes, for instance.
-kconfig_off OPTPROBES &&
-	skip_all "this kernel has no optimized probes (CONFIG_OPTPROBES)"
+require_optprobes
 require_kprobes_debugfs
 require_kprobe_events
 
-SYSCTL=/proc/sys/debug/kprobes-optimization
+SYSCTL=$OPT_SYSCTL
 [ -w "$SYSCTL" ] || skip_all "no writable $SYSCTL (CONFIG_OPTPROBES, CONFIG_SYSCTL)"
 
-FUNC=
-for f in ksys_read vfs_write; do
-	if ksym_addr "$f" > /dev/null; then
-		FUNC=$f
-		break
-	fi
-done
-[ -n "$FUNC" ] || skip_all "neither ksys_read nor vfs_write in /proc/kallsyms"
+FUNC=$(first_func ksys_read vfs_write) ||
+	skip_all "neither ksys_read nor vfs_write in /proc/kallsyms"
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	echo 1 > "$SYSCTL" 2>/dev/null
 	kp_cleanup_events
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-OPT_RE="  k  $FUNC\\+0x[0-9a-f]+  .*\\[OPTIMIZED\\]"
+at_exit cleanup
 
 value()
 {
 	cat "$SYSCTL"
-}
-
-n_optimized()
-{
-	list_count "$OPT_RE"
-}
-
-# wait_count N SECS - wait up to SECS s until N probes are optimized.
-wait_count()
-{
-	w_i=0
-	while [ "$(n_optimized)" -ne "$1" ] && [ "$w_i" -lt "$2" ]; do
-		sleep 1
-		w_i=$((w_i + 1))
-	done
-	[ "$(n_optimized)" -eq "$1" ]
-}
-
-# write_fails VALUE - writing VALUE must fail and leave the value alone.
-write_fails()
-{
-	before=$(value)
-	if echo "$1" > "$SYSCTL" 2>/dev/null; then
-		fail "writing '$1' is refused"
-	else
-		pass "writing '$1' is refused"
-	fi
-	check "writing '$1' leaves the value at $before" [ "$(value)" = "$before" ]
 }
 
 # total_hits - the hits of every kept probe together.
@@ -93,30 +55,15 @@ cleanup
 # The offsets kprobes accepts; then probes 24 bytes apart or more (no
 # probe in another's detour region, see optimized_scan.sh), enabled; keep
 # the optimized ones.
-accepted=
-off=0
-while [ "$off" -lt 256 ]; do
-	ev_add "p:$GROUP/o$off $FUNC+$off" && accepted="$accepted $off"
-	off=$((off + 1))
-done
+accepted=$(accepted_offsets "$FUNC" 0 256 1 keep)
 kp_cleanup_events
-for off in $(echo "$accepted" | tr ' ' '\n' | sed '/^$/d' | sed -n '2,$p' |
-	     awk 'NR == 1 || $1 - last >= 24 { print; last = $1 }'); do
+# shellcheck disable=SC2086 # one word per offset
+for off in $(spaced_offsets 24 2 $accepted); do
 	ev_add "p:$GROUP/o$off $FUNC+$off"
 done
 echo 1 > "$TRACEFS/events/$GROUP/enable" 2>/dev/null
-prev=-1
-i=0
-while [ "$i" -lt 15 ]; do
-	cur=$(n_optimized)
-	[ "$cur" -gt 0 ] && [ "$cur" -eq "$prev" ] && break
-	prev=$cur
-	sleep 1
-	i=$((i + 1))
-done
-KEEP=$(list_lines "$OPT_RE" |
-	sed -n "s/.*  k  $FUNC+0x\\([0-9a-f]*\\)  .*/\\1/p" |
-	while read -r x; do echo $((0x$x)); done | xargs)
+wait_optimized "$FUNC" 15
+KEEP=$(optimized_offsets "$FUNC" | xargs)
 [ -n "$KEEP" ] || { fail "some probe of $FUNC+0..255 gets optimized"; finish; }
 # Drop the others: only optimizable probes, none blocking another's region.
 # shellcheck disable=SC2013 # event names have no blanks
@@ -126,8 +73,8 @@ for e in $(sed -n "s|^p:$GROUP/\\([^ ]*\\) .*|\\1|p" "$TRACEFS/kprobe_events"); 
 	*)		ev_enable "$e" 0; ev_del "$e" ;;
 	esac
 done
-wait_count "$(echo "$KEEP" | wc -w)" 10
-N=$(n_optimized)
+wait_n_optimized "$FUNC" "$(echo "$KEEP" | wc -w)" 10
+N=$(n_optimized "$FUNC")
 diag "optimized probes kept: $FUNC + $KEEP"
 check "$N probes are [OPTIMIZED]" [ "$N" -gt 0 ]
 
@@ -138,27 +85,27 @@ check "the optimized probes hit ($h -> $(total_hits))" [ "$(total_hits)" -gt "$h
 # 0: all int3 probes at once, still hitting.
 check "writing 0 succeeds" sh -c "echo 0 > $SYSCTL"
 check "$SYSCTL reads 0" [ "$(value)" = 0 ]
-check "no probe is [OPTIMIZED] right after writing 0" [ "$(n_optimized)" -eq 0 ]
+check "no probe is [OPTIMIZED] right after writing 0" [ "$(n_optimized "$FUNC")" -eq 0 ]
 h=$(total_hits)
 workload
 check "the probes still hit ($h -> $(total_hits))" [ "$(total_hits)" -gt "$h" ]
 sleep 2
-check "they stay unoptimized" [ "$(n_optimized)" -eq 0 ]
-write_fails 2
-check "still no probe is [OPTIMIZED]" [ "$(n_optimized)" -eq 0 ]
+check "they stay unoptimized" [ "$(n_optimized "$FUNC")" -eq 0 ]
+write_refused "$SYSCTL" 2
+check "still no probe is [OPTIMIZED]" [ "$(n_optimized "$FUNC")" -eq 0 ]
 
 # 1: optimized again.
 check "writing 1 succeeds" sh -c "echo 1 > $SYSCTL"
 check "$SYSCTL reads 1" [ "$(value)" = 1 ]
-check "the $N probes are [OPTIMIZED] again" wait_count "$N" 10
+check "the $N probes are [OPTIMIZED] again" wait_n_optimized "$FUNC" "$N" 10
 h=$(total_hits)
 workload
 check "the probes hit ($h -> $(total_hits))" [ "$(total_hits)" -gt "$h" ]
 
-write_fails 2
-write_fails abc
-write_fails -1
-check "the $N probes are still [OPTIMIZED]" [ "$(n_optimized)" -eq "$N" ]
+write_refused "$SYSCTL" 2
+write_refused "$SYSCTL" abc
+write_refused "$SYSCTL" -1
+check "the $N probes are still [OPTIMIZED]" [ "$(n_optimized "$FUNC")" -eq "$N" ]
 
 kp_cleanup_events
 check "no probe on $FUNC is left" [ "$(list_count "  k  $FUNC\\+")" -eq 0 ]

@@ -20,33 +20,22 @@ cd "$(dirname "$0")" || exit 1
 . ./common.inc
 
 require_root
-# Upstream riscv 6.12 has no optimized probes, for instance.
-kconfig_off OPTPROBES &&
-	skip_all "this kernel has no optimized probes (CONFIG_OPTPROBES)"
+require_optprobes
 require_kprobes_debugfs
 require_kprobe_events
 
-SYSCTL=/proc/sys/debug/kprobes-optimization
+SYSCTL=$OPT_SYSCTL
 
-FUNC=
-for f in ksys_read vfs_write; do
-	if ksym_addr "$f" > /dev/null; then
-		FUNC=$f
-		break
-	fi
-done
-[ -n "$FUNC" ] || skip_all "neither ksys_read nor vfs_write in /proc/kallsyms"
+FUNC=$(first_func ksys_read vfs_write) ||
+	skip_all "neither ksys_read nor vfs_write in /proc/kallsyms"
 
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	[ -w "$SYSCTL" ] && echo 1 > "$SYSCTL" 2>/dev/null
 	kp_cleanup_events
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
-
-OPT_RE="  k  $FUNC\\+0x[0-9a-f]+  .*\\[OPTIMIZED\\]"
+at_exit cleanup now
 
 # The same reads each time: dd from /dev/zero, a proc file, a file.
 fixed_workload()
@@ -54,29 +43,6 @@ fixed_workload()
 	dd if=/dev/zero of=/dev/null bs=64 count=32 2>/dev/null
 	cat /proc/version > /dev/null
 	cat ./settings > /dev/null
-}
-
-# Offsets (decimal) of the optimized probes, one per line.
-optimized_offsets()
-{
-	list_lines "$OPT_RE" |
-		sed -n "s/.*  k  $FUNC+0x\\([0-9a-f]*\\)  .*/\\1/p" |
-		while read -r x; do echo $((0x$x)); done
-}
-
-# Wait up to $1 s until the number of optimized probes stops changing
-# (two equal readings a second apart, the second non-zero).
-wait_optimized()
-{
-	w_prev=-1
-	w_i=0
-	while [ "$w_i" -lt "$1" ]; do
-		w_n=$(list_count "$OPT_RE")
-		[ "$w_n" -gt 0 ] && [ "$w_n" -eq "$w_prev" ] && break
-		w_prev=$w_n
-		sleep 1
-		w_i=$((w_i + 1))
-	done
 }
 
 # hits_of OFFSETS... - "offset:hits" words for the probes at OFFSETS.
@@ -88,17 +54,9 @@ hits_of()
 }
 
 # Register every offset that kprobes accepts.
-registered=
-n=0
-off=0
-while [ "$off" -lt 256 ]; do
-	if ev_add "p:$GROUP/o$off $FUNC+$off"; then
-		registered="$registered $off"
-		n=$((n + 1))
-	fi
-	off=$((off + 1))
-done
-diag "$FUNC: $n of 256 offsets accepted:$registered"
+registered=$(accepted_offsets "$FUNC" 0 256 1 keep)
+n=$(echo "$registered" | wc -w)
+diag "$FUNC: $n of 256 offsets accepted: $registered"
 check "probes are accepted at some offsets of $FUNC" [ "$n" -gt 0 ]
 case " $registered " in
 *" 0 "*)	pass "offset 0 is accepted" ;;
@@ -114,20 +72,12 @@ esac
 # the set shifted by one accepted offset (three sets at most).
 SPACING=24
 
-# spaced START - every accepted offset from the START-th (1-based) on that
-# lies SPACING bytes or more after the previous one taken.
-spaced()
-{
-	echo "$registered" | tr ' ' '\n' | sed '/^$/d' | sed -n "$1,\$p" |
-		awk -v gap="$SPACING" 'NR == 1 || $1 - last >= gap { print; last = $1 }' |
-		xargs
-}
-
 kp_cleanup_events
 opt=
 nopt=0
 for start in 2 3 4; do
-	set_=$(spaced "$start")
+	# shellcheck disable=SC2086 # one word per offset
+	set_=$(spaced_offsets "$SPACING" "$start" $registered)
 	used=0
 	for o in $set_; do
 		ev_add "p:$GROUP/o$o $FUNC+$o" && used=$((used + 1))
@@ -135,8 +85,8 @@ for start in 2 3 4; do
 	echo 1 > "$TRACEFS/events/$GROUP/enable"
 	check "probes at$(echo " $set_" | sed 's/ /, +/g; s/^,//') enabled" \
 		[ "$(cat "$TRACEFS/events/$GROUP"/o*/enable | grep -c '^1')" -eq "$used" ]
-	wait_optimized 10
-	opt=$(optimized_offsets | xargs)
+	wait_optimized "$FUNC" 10
+	opt=$(optimized_offsets "$FUNC" | xargs)
 	nopt=$(echo "$opt" | wc -w)
 	diag "optimized offsets: ${opt:-none}"
 	[ "$nopt" -gt 0 ] && break
@@ -154,7 +104,7 @@ fixed_workload
 # shellcheck disable=SC2086
 after_opt=$(hits_of $opt)
 check "probes are still optimized after the workload" \
-	[ "$(list_count "$OPT_RE")" -eq "$nopt" ]
+	[ "$(n_optimized "$FUNC")" -eq "$nopt" ]
 
 hit_opt=
 for o in $opt; do
@@ -174,7 +124,7 @@ check "the probes of $FUNC hit ($total hits in all)" [ "$total" -gt 0 ]
 # The same workload on int3 probes: the same optimized offsets must hit.
 if [ -w "$SYSCTL" ] && echo 0 > "$SYSCTL"; then
 	check "no probe is optimized with $SYSCTL = 0" \
-		[ "$(list_count "$OPT_RE")" -eq 0 ]
+		[ "$(n_optimized "$FUNC")" -eq 0 ]
 	# shellcheck disable=SC2086
 	before=$(hits_of $opt)
 	fixed_workload

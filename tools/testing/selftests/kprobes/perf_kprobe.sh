@@ -5,10 +5,10 @@
 # PMU (/sys/bus/event_source/devices/kprobe), the way perf and BPF loaders
 # create them without tracefs.
 #
-# The work is done by kp-perf (tools/testing/kprobes/guest/kp-perf.c, a
-# static binary in the harness's initramfs): a kprobe and a kretprobe on
-# the getpid system call (__x64_sys_getpid, __ia32_sys_getpid on i386)
-# must count every getpid() of the process, and an unknown
+# The work is done by kp-perf (kp-perf.c, built next to the scripts by the
+# Makefile; its own TAP lines are shown as diagnostics): a kprobe and a
+# kretprobe on the getpid system call (__x64_sys_getpid, __ia32_sys_getpid
+# on i386) must count every getpid() of the process, and an unknown
 # function must be refused.  The probes must be gone from the probe list
 # afterwards.
 
@@ -19,18 +19,15 @@ cd "$(dirname "$0")" || exit 1
 require_root
 require_kprobes_debugfs
 
-KP_PERF=$(command -v kp-perf) || skip_all "no kp-perf binary in PATH"
-[ -r /sys/bus/event_source/devices/kprobe/type ] ||
-	skip_all "no kprobe PMU (CONFIG_KPROBE_EVENTS, CONFIG_PERF_EVENTS)"
+KP_PERF=$(helper kp-perf) || skip_all "no kp-perf here or in PATH"
+require_kprobe_pmu
 # __x64_sys_getpid on x86-64, __ia32_sys_getpid on i386.
 FUNC=$(sys_func getpid) || skip_all "no getpid entry point in /proc/kallsyms"
 # The probes sit at its entry, the kretprobes cannot sit anywhere else.
-if why=$(no_entry_probe "$FUNC"); then
-	skip_all "$why"
-fi
+require_entry_probe "$FUNC"
 
 before=$(list_count "$FUNC")
-"$KP_PERF" "$FUNC"
+sub_tap "$KP_PERF" "$FUNC"
 rc=$?
 case $rc in
 0)	pass "kp-perf: kprobe and kretprobe through the kprobe PMU" ;;

@@ -16,31 +16,10 @@ cd "$(dirname "$0")" || exit 1
 require_root
 require_kprobes_debugfs
 
-KP_KO=$(find_ko kprobe_example) || KP_KO=
-KRP_KO=$(find_ko kretprobe_example) || KRP_KO=
+find_samples
 [ -n "$KP_KO$KRP_KO" ] || skip_all "no kprobe_example.ko or kretprobe_example.ko under /lib/modules"
 
-cleanup()
-{
-	unload kprobe_example
-	unload kretprobe_example
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
-
-# Kernel log lines written since the last mark().
-MARK=
-mark()
-{
-	MARK="kpsel-mark-$$-$(date +%s)-$KP_NUM"
-	echo "$MARK" > /dev/kmsg
-}
-
-since_mark()
-{
-	dmesg | sed -n "/$MARK/,\$p" | sed 1d
-}
+at_exit unload_samples now
 
 # param MODULE NAME DEFAULT - a module parameter's value, or DEFAULT.
 param()
@@ -53,7 +32,7 @@ sample_test()
 {
 	mod=$1 ko=$2 par=$3 type=$4
 
-	mark
+	log_mark
 	if ! insmod "$ko"; then
 		fail "$mod loads"
 		return
@@ -71,7 +50,7 @@ sample_test()
 	esac
 
 	workload
-	n=$(since_mark | grep -c "$sym")
+	n=$(log_since_mark | grep -c "$sym")
 	diag "$n log lines of $mod about $sym"
 	# One line when loading, then at least one per fork of the workload.
 	check "$mod logged its hits" [ "$n" -ge 4 ]
@@ -112,9 +91,9 @@ if [ -z "$NOENTRY" ] && [ -n "$KP_KO" ] && [ -n "$KRP_KO" ]; then
 		check "unloading kprobe_example works" unload kprobe_example
 		check "the kretprobe remains" [ "$(list_count "$RRE")" -eq 1 ]
 		check "the kprobe went" [ "$(list_count "$KRE")" -eq 0 ]
-		mark
+		log_mark
 		workload
-		n=$(since_mark | grep -c kernel_clone)
+		n=$(log_since_mark | grep -c kernel_clone)
 		check "the remaining kretprobe still fires ($n lines)" [ "$n" -ge 3 ]
 		check "unloading kretprobe_example works" unload kretprobe_example
 		check "no probe is left on kernel_clone" \

@@ -7,9 +7,9 @@
 # Uprobes are not kprobes, but on some architectures (riscv) they share
 # the instruction decoder and simulator with kprobes, so a kprobes series
 # must keep them working.  The target is kp-uprobe-target
-# (tools/testing/kprobes/guest/kp-uprobe-target.c, static): it prints the
-# file offset of its function kp_uprobe_fn(), and with an argument N calls
-# it N times and prints the sum of the results.  With a uprobe event at
+# (kp-uprobe-target.c, built next to the scripts by the Makefile): it
+# prints the file offset of its function kp_uprobe_fn(), and with an
+# argument N calls it N times and prints the sum of the results.  With a uprobe event at
 # that offset, N calls must count N hits in uprobe_profile and record N
 # events in the trace, and the sum must be the unprobed one (the probed
 # instruction is executed out of line, or simulated, on every hit).
@@ -23,17 +23,14 @@ UPROBE_EVENTS=$TRACEFS/uprobe_events
 UPROBE_PROFILE=$TRACEFS/uprobe_profile
 
 require_root
-if ! [ -e "$UPROBE_EVENTS" ]; then
-	mkdir -p "$TRACEFS" 2>/dev/null
-	mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
-fi
+mount_tracefs uprobe_events
 [ -w "$UPROBE_EVENTS" ] || skip_all "no $UPROBE_EVENTS (CONFIG_UPROBE_EVENTS)"
-TARGET=$(command -v kp-uprobe-target) ||
-	skip_all "no kp-uprobe-target binary in PATH"
-OFF=$(kp-uprobe-target --offset) || skip_all "kp-uprobe-target --offset failed"
+TARGET=$(helper kp-uprobe-target) ||
+	skip_all "no kp-uprobe-target here or in PATH"
+OFF=$("$TARGET" --offset) || skip_all "kp-uprobe-target --offset failed"
 diag "kp_uprobe_fn is at $TARGET:$OFF"
 
-# shellcheck disable=SC2317 # run by the EXIT trap
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
 cleanup()
 {
 	{
@@ -42,11 +39,9 @@ cleanup()
 		echo > "$TRACEFS/trace"
 	} 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
+at_exit cleanup now
 
-want=$(kp-uprobe-target "$N")
+want=$("$TARGET" "$N")
 diag "unprobed: $N calls sum to $want"
 
 hits()
@@ -62,7 +57,7 @@ check "it can be enabled" ev_enable kpup 1
 
 h0=$(hits)
 h0=${h0:-0}
-got=$(kp-uprobe-target "$N")
+got=$("$TARGET" "$N")
 h1=$(hits)
 h1=${h1:-0}
 diag "probed: sum $got, hits $h0 -> $h1"
@@ -73,7 +68,7 @@ diag "trace records: $rec"
 check "the trace records $N events" [ "$rec" -eq "$N" ]
 
 ev_enable kpup 0
-got=$(kp-uprobe-target "$N")
+got=$("$TARGET" "$N")
 h2=$(hits)
 check "a disabled uprobe event does not count" [ "${h2:-0}" -eq "$h1" ]
 check "the unprobed function still computes the same" [ "$got" = "$want" ]

@@ -14,6 +14,9 @@
  *	kretprobe  register_kretprobe() with a pool of 64 instances of 256
  *	           bytes of data each (too big for one slab object: a
  *	           kvzalloc() that goes to the page allocator, then vmalloc())
+ *	hold       register_kprobe() of a probe that stays (for the jump
+ *	           optimizer's worker to work on), and
+ *	release    its check and unregistration
  *
  * Whatever the registration returns, the operation then checks what it
  * left: if it succeeded, every probe fires once per call of its function
@@ -72,7 +75,7 @@ static notrace noinline long kpf_target2(long x)
 	return y + 9;
 }
 
-static long (*const kpf_targets[KPF_TARGETS])(long) = {
+static long (*const kpf_targets[KPF_TARGETS])(long x) = {
 	kpf_target0, kpf_target1, kpf_target2,
 };
 
@@ -113,7 +116,7 @@ static void kpf_read_text(struct kpf_text *t)
  */
 static bool kpf_call_all(void)
 {
-	long (*fn)(long);
+	long (*fn)(long x);
 	bool good = true;
 	int i;
 
@@ -182,13 +185,51 @@ static int kpf_op_kretprobe(int *want)
 	return 0;
 }
 
+/*
+ * "hold" registers a probe and leaves it, for the jump optimizer's worker
+ * to work on (fault_inject.sh fails its allocations meanwhile); "release"
+ * then checks that the probe fires once per call and unregisters it.
+ * The text is compared with what it was before "hold".
+ */
+static struct kprobe kpf_held;
+static bool kpf_holding;
+static struct kpf_text kpf_held_before;
+
+static int kpf_op_hold(int *want)
+{
+	int ret;
+
+	if (kpf_holding)
+		return -EBUSY;
+	memset(&kpf_held, 0, sizeof(kpf_held));
+	kpf_held.addr = (kprobe_opcode_t *)kpf_target2;
+	kpf_held.pre_handler = kpf_pre;
+	ret = register_kprobe(&kpf_held);
+	kpf_holding = !ret;
+	return ret;
+}
+
+static int kpf_op_release(int *want)
+{
+	if (!kpf_holding)
+		return -ENOENT;
+	*want = 1;
+	kpf_call_all();
+	unregister_kprobe(&kpf_held);
+	kpf_holding = false;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int *want);
+	bool holds;	/* the probe stays: "text" compares with before "hold" */
 } kpf_ops[] = {
 	{ "kprobe", kpf_op_kprobe },
 	{ "batch", kpf_op_batch },
 	{ "kretprobe", kpf_op_kretprobe },
+	{ "hold", kpf_op_hold, true },
+	{ "release", kpf_op_release, true },
 };
 
 static int kpf_op_set(const char *val, const struct kernel_param *kparam)
@@ -203,15 +244,25 @@ static int kpf_op_set(const char *val, const struct kernel_param *kparam)
 	if (i == ARRAY_SIZE(kpf_ops))
 		return -EINVAL;
 
+	if (kpf_ops[i].holds && !kpf_holding)
+		kpf_read_text(&kpf_held_before);
 	kpf_read_text(&before);
 	atomic_set(&kpf_hits, 0);
 	ret = kpf_ops[i].run(&want);
 	hits = atomic_read(&kpf_hits);
+	if (kpf_holding) {
+		/* "hold": the probe is armed; nothing else to check yet. */
+		snprintf(kpf_result, sizeof(kpf_result), "op=%s ret=%d",
+			 kpf_ops[i].name, ret);
+		return 0;
+	}
 	/* Nothing may fire any more, and the functions must still work. */
 	good = kpf_call_all();
 	if (atomic_read(&kpf_hits) != hits)
 		hits = -1;
 	kpf_read_text(&after);
+	if (kpf_ops[i].holds)
+		before = kpf_held_before;
 
 	snprintf(kpf_result, sizeof(kpf_result),
 		 "op=%s ret=%d hits=%d want=%d text=%s calls=%s",
@@ -225,7 +276,14 @@ static const struct kernel_param_ops kpf_op_ops = {
 	.set = kpf_op_set,
 };
 module_param_cb(op, &kpf_op_ops, NULL, 0200);
-MODULE_PARM_DESC(op, "run an operation: kprobe, batch or kretprobe");
+MODULE_PARM_DESC(op, "run an operation: kprobe, batch, kretprobe, hold or release");
+
+static void __exit kpf_exit(void)
+{
+	if (kpf_holding)
+		unregister_kprobe(&kpf_held);
+}
+module_exit(kpf_exit);
 
 MODULE_DESCRIPTION("kprobes kselftest: registrations under fault injection");
 MODULE_LICENSE("GPL");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kpbench - the kprobes benchmark module (make bench).
+ * kpbench - the kprobes benchmark module: the cost of a probe hit of each
+ * kind, and of registering probes in bulk (bench_smoke.sh runs it at a
+ * tiny size; a benchmark harness loads it with its full defaults).
  *
  * Loading it runs every measurement from module_init and prints one line
  * per result on the console:

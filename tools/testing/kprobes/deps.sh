@@ -125,7 +125,8 @@ static_libc32()
 static_busybox()
 {
 	[ -x /bin/busybox ] || return 1
-	! LC_ALL=C readelf -l /bin/busybox 2>/dev/null | grep -q 'program interpreter'
+	! LC_ALL=C readelf -l /bin/busybox 2>/dev/null |
+		grep 'program interpreter' > /dev/null
 }
 
 # The same for the cross compiler (libc6-dev-<debian arch>-cross).
@@ -180,7 +181,7 @@ install_userland()
 		build_userland_cross
 		return
 	fi
-	if ! dpkg --print-foreign-architectures | grep -qx i386; then
+	if ! dpkg --print-foreign-architectures | grep -x i386 > /dev/null; then
 		note "adding the i386 architecture to dpkg"
 		dpkg --add-architecture i386
 		apt-get update
@@ -325,7 +326,8 @@ apt-get update
 for pkg in $missing; do
 	case $pkg in
 	linux-source-6.12|linux-config-6.12)
-		apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]' ||
+		apt-cache policy "$pkg" 2>/dev/null |
+			grep 'Candidate: [0-9]' > /dev/null ||
 			die "apt cannot find $pkg: add bookworm-security to the apt sources
 (deb http://deb.debian.org/debian-security bookworm-security main)" ;;
 	esac

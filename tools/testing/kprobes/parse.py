@@ -117,12 +117,15 @@ KNOWN_REPORTS = [
 	# reports itself through warn_alloc(): "vmalloc error: ...", then a
 	# stack dump without a WARN or BUG line.  Known only with the fault
 	# injection the test uses, and only when warn_alloc() and the
-	# module's operation are both on the stack.
+	# module's operation are both on the stack, or the optimizer's
+	# arch_optprobe_prepare() (its worker builds the detour: the test's
+	# failslab stack filter fails allocations there).
 	(re.compile(r'Call Trace:'),
 	 ['CONFIG_FAILSLAB=y'], [],
 	 "an allocation failure that fault_inject.sh injected on purpose "
 	 "(warn_alloc() of vmalloc(), under kp_faults.ko's registration)",
-	 (re.compile(r'\bwarn_alloc\+'), re.compile(r'\bkpf_op_\w+\+.*\[kp_faults\]'))),
+	 (re.compile(r'\bwarn_alloc\+'), re.compile(r'(\bkpf_op_\w+\+.*\[kp_faults\]|'
+				r'\barch_optprobe_prepare\+)'))),
 	(re.compile(r'WARNING: nvram corruption detected: 0-length partition$'),
 	 ['CONFIG_PPC_PSERIES=y'], [],
 	 "QEMU's pseries NVRAM is left unformatted by VOF (no SLOF); "

@@ -99,7 +99,7 @@ if [ -f "$BUSYBOX.links" ]; then
 elif "$BUSYBOX" true 2>/dev/null; then
 	"$BUSYBOX" --list-full
 else
-	note "$BUSYBOX cannot run here: the applets of the host's /bin/busybox"
+	note "$BUSYBOX cannot run here: the applets of the host's /bin/busybox" >&2
 	/bin/busybox --list-full
 fi | sed 's|^/||' | while read -r applet; do
 	[ -e "$ROOT/$applet" ] || ln -s /bin/busybox "$ROOT/$applet"

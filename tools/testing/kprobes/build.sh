@@ -18,8 +18,6 @@
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-LOCK=${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}
-
 [ -f "$KP_OBJ/.config" ] || die "no $KP_OBJ/.config; run make config"
 
 # Kernel builds (make with an O= argument) not belonging to this flavour.
@@ -31,12 +29,8 @@ foreign_builds()
 	done
 }
 
+take_build_lock
 if [ "${KP_NO_WAIT:-}" != 1 ]; then
-	exec 8>"$LOCK"
-	if ! flock -n 8; then
-		note "waiting for another harness build to finish"
-		flock 8
-	fi
 	if [ -n "$(foreign_builds)" ]; then
 		note "waiting for another kernel build to finish (pids $(foreign_builds | xargs))"
 		while [ -n "$(foreign_builds)" ]; do

@@ -259,7 +259,7 @@ build_userland_cross()
 
 	# Compiling takes a few minutes of both CPUs: queue behind kernel
 	# builds as build.sh does.
-	exec 8>"${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}"
+	exec 8>"$KP_LOCK"
 	flock 8
 
 	# busybox: Debian's busybox-static configuration, as is (oldconfig

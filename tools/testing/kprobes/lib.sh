@@ -248,6 +248,38 @@ note()
 	echo "$KP_PROG: $*"
 }
 
+# Repository paths that are harness, not kernel tree: neither the overlay
+# (prepare.sh) nor the series (series.sh).
+is_harness_path()
+{
+	case $1 in
+	Makefile|README.md|.gitignore|.ci/*|patches/*|tools/testing/kprobes/*)
+		return 0 ;;
+	esac
+	return 1
+}
+
+# One kernel build at a time on this machine: build.sh, matrix.sh and
+# series.sh hold this lock (fd 8) while they build.  KP_NO_WAIT=1 skips it
+# (.ci/run's check of a configuration that is already built).
+KP_LOCK=${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}
+
+take_build_lock()
+{
+	[ "${KP_NO_WAIT:-}" = 1 ] && return 0
+	exec 8>"$KP_LOCK"
+	if ! flock -n 8; then
+		note "waiting for another harness build to finish"
+		flock 8
+	fi
+}
+
+drop_build_lock()
+{
+	[ "${KP_NO_WAIT:-}" = 1 ] && return 0
+	exec 8>&-
+}
+
 # A kernel make with a clean environment: the harness's own make passes its
 # command-line variables (BUILD=, BASE=, ...) down through MAKEFLAGS, and
 # kbuild must not see those.

@@ -43,7 +43,6 @@ export LC_ALL=C
 
 CELLS=${MATRIX_CELLS:-debian nokprobes}
 DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
-LOCK=${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}
 RESULTS=$BUILD/matrix-$KP_FLAVOUR.results
 
 # A kernel make in work tree $1 with objects in $2, clean environment (the
@@ -57,22 +56,6 @@ mk()
 		make -C "$src" O="$obj" "$@"
 }
 
-# One kernel build at a time on this machine (build.sh takes it too).
-take_build_lock()
-{
-	[ "${KP_NO_WAIT:-}" = 1 ] && return 0
-	exec 8>"$LOCK"
-	if ! flock -n 8; then
-		note "waiting for another harness build to finish"
-		flock 8
-	fi
-}
-
-drop_build_lock()
-{
-	[ "${KP_NO_WAIT:-}" = 1 ] && return 0
-	exec 8>&-
-}
 
 # Lay out flavour $1's work tree (prepare.sh is incremental).
 prepare_flavour()

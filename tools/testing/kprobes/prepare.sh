@@ -24,16 +24,6 @@
 
 export LC_ALL=C
 
-# Repository paths that are harness, not kernel tree.
-is_harness_path()
-{
-	case $1 in
-	Makefile|README.md|.gitignore|.ci/*|patches/*|tools/testing/kprobes/*)
-		return 0 ;;
-	esac
-	return 1
-}
-
 # Extract (or copy) BASE into $BUILD/base-<version> once; print that path.
 ensure_base()
 {

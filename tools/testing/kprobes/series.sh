@@ -77,7 +77,6 @@ OUT=$BUILD/series
 SGIT=$BUILD/series-git
 WORK=$BUILD/series-work
 WSRC=$WORK/src
-LOCK=${KP_BUILD_LOCK:-/tmp/kprobes-harness-build.lock}
 SERIES_CONFIGS=${SERIES_CONFIGS:-test}
 SERIES_TARGETS=${SERIES_TARGETS:-$KP_IMAGE modules}
 
@@ -213,16 +212,6 @@ parse_plan()
 }
 
 # ---- what goes into the series ----------------------------------------------
-
-# Repository paths that are harness, not kernel tree (prepare.sh's rule).
-is_harness_path()
-{
-	case $1 in
-	Makefile|README.md|.gitignore|.ci/*|patches/*|tools/testing/kprobes/*)
-		return 0 ;;
-	esac
-	return 1
-}
 
 # The overlay, one path a line, as prepare.sh lists it for "ours": the
 # repository's tracked and untracked (not ignored) files that exist, minus
@@ -714,16 +703,6 @@ generate()
 }
 
 # ---- make series-check ------------------------------------------------------------
-
-take_build_lock()
-{
-	[ "${KP_NO_WAIT:-}" = 1 ] && return 0
-	exec 8>"$LOCK"
-	if ! flock -n 8; then
-		note "waiting for another harness build to finish"
-		flock 8
-	fi
-}
 
 # Build every patch of the series in configuration $1.
 check_config()

@@ -151,6 +151,23 @@ $out"
 	done
 }
 
+# What the work tree is made of, one line each: the pristine base, the
+# overlay's and the patches' paths, modes, sizes and modification times, and
+# the scripts that lay it out.  The same lines as last time, with the work
+# tree in place, mean there is nothing to do: laying out the tree again
+# (a hard-link copy of the base, an rsync over it) costs 10 to 30 seconds,
+# and every harness target that builds starts here.  A BASE directory can
+# change in place, so it is laid out every time.
+inputs_of_tree()
+{
+	[ -f "$BASE" ] || { echo "BASE is a directory: $(now) $$"; return; }
+	echo "$PRISTINE $KP_FLAVOUR"
+	(cd "$KP_REPO" && printf '%s\0' "${overlay[@]}" |
+		xargs -0 -r stat -c '%N %a %s %y' --)
+	stat -c '%n %s %y' "$KP_REPO"/patches/*.patch "$KP_TOOLS/prepare.sh" \
+		"$KP_TOOLS/lib.sh" 2>/dev/null
+}
+
 start=$(now)
 
 check_tracked
@@ -160,6 +177,21 @@ STAGING=$KP_DIR/staging
 note "$KP_FLAVOUR: base $(basename "$PRISTINE")"
 
 mkdir -p "$KP_DIR"
+# The overlay.
+overlay_list=$KP_DIR/overlay.list0
+list_overlay > "$overlay_list"
+mapfile -d '' -t overlay < "$overlay_list"
+rm -f "$overlay_list"
+
+stamp=$KP_DIR/prepare.stamp
+inputs_of_tree > "$stamp.new"
+if [ -f "$KP_SRC/Makefile" ] && cmp -s "$stamp.new" "$stamp"; then
+	rm -f "$stamp.new"
+	note "$KP_FLAVOUR: up to date (${#overlay[@]} overlay files), $(( $(now) - start )) s"
+	exit 0
+fi
+rm -f "$stamp"
+
 rm -rf "$STAGING"
 cp -al "$PRISTINE" "$STAGING"
 
@@ -169,12 +201,8 @@ if [ "$KP_FLAVOUR" = ours ]; then
 	done
 fi
 
-# The overlay.  "rm -f" first: the staging file may be a hard link into the
-# pristine base, and cp would write through it.
-overlay_list=$KP_DIR/overlay.list0
-list_overlay > "$overlay_list"
-mapfile -d '' -t overlay < "$overlay_list"
-rm -f "$overlay_list"
+# Lay the overlay in.  "rm -f" first: the staging file may be a hard link
+# into the pristine base, and cp would write through it.
 for f in "${overlay[@]}"; do
 	mkdir -p "$(dirname "$STAGING/$f")"
 	rm -rf "${STAGING:?}/$f"
@@ -241,5 +269,6 @@ mv "$tracked.new" "$tracked"
 mkdir -p "$KP_SRC"
 rsync -a --delete "$STAGING/" "$KP_SRC/"
 rm -rf "$STAGING"
+mv "$stamp.new" "$stamp"
 
 note "$KP_FLAVOUR: ${#overlay[@]} overlay files, ${#patched[@]} patched files, $(( $(now) - start )) s"

@@ -24,7 +24,7 @@ T		:= tools/testing/kprobes
 
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
-.PHONY: help deps prepare config build initramfs run check shell bench matrix \
+.PHONY: help deps prepare config build initramfs run check shell bench hitcount matrix \
 	series series-check clean distclean
 
 help:
@@ -38,6 +38,7 @@ help:
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
+	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; x86-64, built flavour)'
 	@echo '  matrix     the built-only configurations: Debian amd64 (compile), KPROBES=n'
 	@echo '  series     the overlay as a git patch series, $(BUILD)/series/; checks am, checkpatch, maintainers'
 	@echo '  series-check  build the kernel after each patch of the series (ccache), stop at a broken one'
@@ -97,6 +98,9 @@ matrix: deps
 # Builds and boots both flavours itself (BASELINE= does not apply).
 bench: deps
 	@$(T)/bench.sh
+
+hitcount:
+	@$(T)/hitcount.sh
 
 # The series is checked against the work tree that prepare lays out.
 series: prepare

@@ -189,6 +189,20 @@ static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
 }
 
 /*
+ * kprobe_move_state() on this CPU's control block through the per-CPU
+ * segment, for a hit path that keeps no pointer to it across a handler
+ * call: nothing has to stay live in a callee-saved register (one
+ * per-CPU compare and one per-CPU store).
+ */
+static __always_inline void kprobe_move_state_here(u8 from, u8 to)
+{
+	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
+	if (unlikely(__this_cpu_read(kprobe_ctlblk.state) != from))
+		kprobe_bad_state(this_cpu_ptr(&kprobe_ctlblk), to);
+	__this_cpu_write(kprobe_ctlblk.state, to);
+}
+
+/*
  * Save what this CPU is doing and make @p current in @state.  A nested
  * exception may push and pop in the middle of this; claiming the entry
  * before filling it keeps the two from sharing one.  False when every

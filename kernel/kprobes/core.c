@@ -28,23 +28,11 @@ bool kprobes_all_armed = true;
 /* init_kprobes() succeeded; kprobe_mutex */
 static bool kprobes_ready;
 
-/*
- * Busy sections.  current_kprobe is the core's, the rest of the per-CPU
- * state the architecture's: arch_kprobe_busy_begin() enters its busy
- * state and hands back what to restore.  Sections nest (an NMI may start
- * one inside another, or inside a handler): the outermost saves what it
- * replaces and puts it back at the end.
- */
-struct kprobe_busy_save {
-	unsigned int depth;
-	struct kprobe *kp;
-	unsigned long arch;
-};
-
-static DEFINE_PER_CPU(struct kprobe_busy_save, kprobe_busy_save);
+/* Busy sections: see kprobe_busy_enter() in internal.h. */
+DEFINE_PER_CPU(struct kprobe_busy_save, kprobe_busy_save);
 
 /* Stands in for current_kprobe during a busy section. */
-static struct kprobe kprobe_busy = {
+struct kprobe kprobe_busy = {
 	.addr = (kprobe_opcode_t *)kprobe_busy_begin,
 };
 
@@ -56,17 +44,7 @@ static struct kprobe kprobe_busy = {
  */
 void kprobe_busy_begin(void)
 {
-	struct kprobe_busy_save *s;
-
-	preempt_disable();
-	s = this_cpu_ptr(&kprobe_busy_save);
-	if (s->depth++)
-		return;
-	/* An NMI from here on sees depth != 0 and leaves the save alone. */
-	barrier();
-	s->kp = __this_cpu_read(current_kprobe);
-	s->arch = arch_kprobe_busy_begin();
-	__this_cpu_write(current_kprobe, &kprobe_busy);
+	kprobe_busy_enter();
 }
 
 NOKPROBE_SYMBOL(kprobe_busy_begin);
@@ -76,16 +54,7 @@ NOKPROBE_SYMBOL(kprobe_busy_begin);
  */
 void kprobe_busy_end(void)
 {
-	struct kprobe_busy_save *s = this_cpu_ptr(&kprobe_busy_save);
-
-	if (s->depth == 1) {
-		__this_cpu_write(current_kprobe, s->kp);
-		arch_kprobe_busy_end(s->arch);
-		/* Restore before an NMI could see depth 0 and save again. */
-		barrier();
-	}
-	s->depth--;
-	preempt_enable();
+	kprobe_busy_leave();
 }
 
 NOKPROBE_SYMBOL(kprobe_busy_end);

@@ -118,6 +118,53 @@ struct dentry;
 /* ---- core.c ---- */
 
 /*
+ * Busy sections.  current_kprobe is the core's, the rest of the per-CPU
+ * state the architecture's: arch_kprobe_busy_begin() enters its busy
+ * state and hands back what to restore.  Sections nest (an NMI may start
+ * one inside another, or inside a handler): the outermost saves what it
+ * replaces and puts it back at the end.  kprobe_busy_begin()/end() are
+ * the exported calls; the kretprobe trampoline, on every return, inlines
+ * kprobe_busy_enter()/leave().
+ */
+struct kprobe_busy_save {
+	unsigned int depth;
+	struct kprobe *kp;
+	unsigned long arch;
+};
+
+DECLARE_PER_CPU(struct kprobe_busy_save, kprobe_busy_save);
+extern struct kprobe kprobe_busy;
+
+static __always_inline void kprobe_busy_enter(void)
+{
+	struct kprobe_busy_save *s;
+
+	preempt_disable();
+	s = this_cpu_ptr(&kprobe_busy_save);
+	if (s->depth++)
+		return;
+	/* An NMI from here on sees depth != 0 and leaves the save alone. */
+	barrier();
+	s->kp = __this_cpu_read(current_kprobe);
+	s->arch = arch_kprobe_busy_begin();
+	__this_cpu_write(current_kprobe, &kprobe_busy);
+}
+
+static __always_inline void kprobe_busy_leave(void)
+{
+	struct kprobe_busy_save *s = this_cpu_ptr(&kprobe_busy_save);
+
+	if (s->depth == 1) {
+		__this_cpu_write(current_kprobe, s->kp);
+		arch_kprobe_busy_end(s->arch);
+		/* Restore before an NMI could see depth 0 and save again. */
+		barrier();
+	}
+	s->depth--;
+	preempt_enable();
+}
+
+/*
  * A NULL kprobe, kretprobe or array passed to the API: refused (-EINVAL,
  * or nothing done by the void calls) with one warning per boot and file,
  * rather than an Oops inside kprobe_mutex that would leave kprobes

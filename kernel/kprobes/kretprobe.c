@@ -145,7 +145,7 @@ static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
 }
 
 /* Return @ri to its pool; the pool may be freed once this returns. */
-static void kretprobe_recycle(struct kretprobe_instance *ri)
+static nokprobe_inline void __kretprobe_recycle(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
 	s64 old = atomic64_read(&pool->free);
@@ -156,6 +156,12 @@ static void kretprobe_recycle(struct kretprobe_instance *ri)
 				       pool_top(old, pool_token(pool, ri))));
 
 	kretprobe_pool_put(pool);
+}
+
+/* The same, out of line, for the paths that are not every return. */
+static void kretprobe_recycle(struct kretprobe_instance *ri)
+{
+	__kretprobe_recycle(ri);
 }
 
 NOKPROBE_SYMBOL(kretprobe_recycle);
@@ -211,6 +217,13 @@ static nokprobe_inline struct llist_node *frame_last(struct llist_node *n)
 	return n;
 }
 
+/* get_kretprobe(), inline for the trampoline handler. */
+static nokprobe_inline struct kretprobe *
+kretprobe_of(struct kretprobe_instance *ri)
+{
+	return kprobe_hit_dereference(ri->pool->rp, false);
+}
+
 /**
  * get_kretprobe() - the kretprobe an instance was taken for
  * @ri: an instance passed to an entry or return handler
@@ -221,7 +234,7 @@ static nokprobe_inline struct llist_node *frame_last(struct llist_node *n)
  */
 struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
 {
-	return kprobe_hit_dereference(ri->pool->rp, false);
+	return kretprobe_of(ri);
 }
 EXPORT_SYMBOL_GPL(get_kretprobe);
 NOKPROBE_SYMBOL(get_kretprobe);
@@ -313,7 +326,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	struct kretprobe *rp;
 	unsigned long ret;
 
-	kprobe_busy_begin();
+	kprobe_busy_enter();
 	busy = kprobe_running();
 	top = head->first;
 	first = frame_first(top, frame_pointer);
@@ -329,7 +342,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	instruction_pointer_set(regs, ret);
 	for (n = first; ; n = n->next) {
 		ri = to_ri(n);
-		rp = get_kretprobe(ri);
+		rp = kretprobe_of(ri);
 		if (rp && rp->handler) {
 			/*
 			 * The handler runs as its kretprobe's: kprobe_running()
@@ -348,11 +361,11 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	WRITE_ONCE(head->first, last->next);
 	for (n = top; ; n = next) {
 		next = n->next;
-		kretprobe_recycle(to_ri(n));
+		__kretprobe_recycle(to_ri(n));
 		if (n == last)
 			break;
 	}
-	kprobe_busy_end();
+	kprobe_busy_leave();
 	return ret;
 }
 

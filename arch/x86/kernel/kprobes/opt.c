@@ -85,23 +85,25 @@ __visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
 				     struct pt_regs *regs)
 {
 	struct kprobe *p = READ_ONCE(oi->probe);
-	bool irqs_were_on = regs->flags & X86_EFLAGS_IF;
-	struct kprobe_ctlblk *kcb;
 
 	/* The detour's cli, told to lockdep as an exception entry would. */
-	if (irqs_were_on)
+	if (regs->flags & X86_EFLAGS_IF)
 		trace_hardirqs_off();
 
 	/* NULL: the site died (the core clears @oi->probe first). */
 	if (p && kprobe_running()) {
 		kprobes_inc_nmissed_count(p);
 	} else if (p) {
-		kcb = get_kprobe_ctlblk();
+		/*
+		 * No probe running: this CPU is idle.  The state is reached
+		 * through the per-CPU segment, so that nothing but @regs (and
+		 * only with irq-state tracing) lives across the handler call.
+		 */
 		__this_cpu_write(current_kprobe, p);
-		kprobe_set_state(kcb, KPROBE_CPU_HANDLER);
+		kprobe_move_state_here(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
 		/* A non-zero return asks for a new ip, which is not possible. */
 		kprobe_hit_pre(p, regs);
-		kprobe_set_state(kcb, KPROBE_CPU_IDLE);
+		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 	}
 

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hitcount.sh - where the instructions of a probe hit go (x86-64).
+#
+# Boots the flavour's kernel and initramfs (build them first: "make
+# initramfs PROD=1" for the bench's production config) in bench mode with
+# three calls per case, stops QEMU at its first instruction (-s -S), and
+# lets gdb run hitcount.py against it: every call of the functions in
+# HITCOUNT_FUNCS is single-stepped to its return and reported, one line
+# per hit, in $KP_DIR/hitcount.txt, with the instructions per function.
+# The bench (make bench) says how much a hit costs; this says where.
+# Under -icount one instruction is one guest nanosecond, so the counts are
+# the bench's units.
+#
+# HITCOUNT_FUNCS  functions to count [arch_optprobe_handler
+#                 arch_kretprobe_trampoline_callback]
+# HITCOUNT_N      hits to count before gdb detaches [18: the bench's o, ro,
+#                 kr entries and r, ro, kr returns, three calls each]
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+[ -z "$KP_ARCH" ] || die "x86-64 only"
+command -v gdb >/dev/null || die "gdb missing"
+KERNEL=$KP_OBJ/$KP_IMAGE_PATH
+INITRD=$KP_DIR/initramfs.cpio.gz
+if ! [ -f "$KERNEL" ] || ! [ -f "$INITRD" ]; then
+	die "$KP_FLAVOUR is not built (make initramfs)"
+fi
+
+out=$KP_DIR/hitcount.txt
+port=$((20000 + $$ % 10000))
+rm -f "$out"
+# shellcheck disable=SC2054 # the commas belong to QEMU options
+timeout 900 "$KP_QEMU" -accel tcg,thread=single -nodefaults -display none \
+	-no-reboot -serial "file:$KP_DIR/hitcount-console.log" \
+	-kernel "$KERNEL" -initrd "$INITRD" -m 1G \
+	-smp 2,sockets=2,cores=1,threads=1 \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-append "console=ttyS0 panic=-1 kp.mode=bench tsc=reliable kunit.enable=0 kpbench.iters=3 kpbench.reps=1 kpbench.mass_max=0" \
+	-gdb "tcp::$port" -S &
+qemu=$!
+sleep 1
+HITCOUNT_OUT=$out timeout 900 gdb -q -batch -ex "file $KP_OBJ/vmlinux" \
+	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
+	> "$KP_DIR/hitcount-gdb.log" 2>&1
+# isa-debug-exit makes QEMU exit 1 for a guest that ended well.
+wait "$qemu" || true
+[ -s "$out" ] || die "no hit counted (see $KP_DIR/hitcount-gdb.log)"
+cat "$out"

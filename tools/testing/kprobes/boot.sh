@@ -15,6 +15,10 @@
 #   ACCEL=...        QEMU accelerator (default tcg,thread=single, see below)
 #   KP_INIT_HANG=1   make /init hang, to test the timeout
 #   KP_APPEND=...    extra kernel command-line arguments
+#   KP_QEMU_ARGS=... extra QEMU arguments, split at white space
+#                    (hitcount.sh: its gdbstub)
+#   KP_LOG_PREFIX=   prefix of this boot's files in the flavour dir, instead
+#                    of the mode's ("bench-" for bench, none otherwise)
 #
 # The guest stops QEMU through the isa-debug-exit device (riscv64: the
 # sifive_test device, written so as to give the same), which makes QEMU
@@ -61,6 +65,7 @@ INITRD=$KP_DIR/initramfs.cpio.gz
 # make check of the same flavour meanwhile does not overwrite them.
 P=
 [ "$MODE" = bench ] && P=bench-
+P=${KP_LOG_PREFIX-$P}
 CONSOLE=$KP_DIR/${P}console.log
 RESULT=$KP_DIR/${P}boot.result
 DUMP_LINE=$KP_DIR/${P}hang-dump.line
@@ -129,6 +134,8 @@ else
 	       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 fi
 [ "${ICOUNT:-}" = 1 ] && qemu+=(-icount shift=0)
+# shellcheck disable=SC2206 # split on purpose: several arguments
+[ -n "${KP_QEMU_ARGS:-}" ] && qemu+=($KP_QEMU_ARGS)
 # ARCH=i386: lowmem only (CONFIG_NOHIGHMEM keeps 896 MB).  The default
 # CPU (qemu32) has what the 686 kernel needs; "-cpu max" would be an AMD
 # CPU that the 32-bit kernel warns about with SMP, and would add SMAP.

@@ -4,9 +4,10 @@
 # hitcount.sh - where the instructions of a probe hit go (x86-64).
 #
 # Boots the flavour's kernel and initramfs (build them first: "make
-# initramfs PROD=1" for the bench's production config) in bench mode with
-# three calls per case, stops QEMU at its first instruction (-s -S), and
-# lets gdb run hitcount.py against it: every call of the functions in
+# initramfs PROD=1" for the bench's production config) through boot.sh
+# in bench mode with three calls per case, QEMU's gdbstub on and the guest
+# stopped at its first instruction (KP_QEMU_ARGS), and lets gdb run
+# hitcount.py against it: every call of the functions in
 # HITCOUNT_FUNCS is single-stepped to its return and reported, one line
 # per hit, in $KP_DIR/hitcount.txt, with the instructions per function.
 # The bench (make bench) says how much a hit costs; this says where.
@@ -32,20 +33,16 @@ fi
 out=$KP_DIR/hitcount.txt
 port=$((20000 + $$ % 10000))
 rm -f "$out"
-# shellcheck disable=SC2054 # the commas belong to QEMU options
-timeout 900 "$KP_QEMU" -accel tcg,thread=single -nodefaults -display none \
-	-no-reboot -serial "file:$KP_DIR/hitcount-console.log" \
-	-kernel "$KERNEL" -initrd "$INITRD" -m 1G \
-	-smp 2,sockets=2,cores=1,threads=1 \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	-append "console=ttyS0 panic=-1 kp.mode=bench tsc=reliable kunit.enable=0 kpbench.iters=3 kpbench.reps=1 kpbench.mass_max=0" \
-	-gdb "tcp::$port" -S &
-qemu=$!
-sleep 1
+# boot.sh's bench boot, stopped at the first instruction for gdb; its
+# files are hitcount-*, not the bench's.
+KP_QEMU_ARGS="-gdb tcp::$port -S" KP_LOG_PREFIX=hitcount- TIMEOUT=900 \
+	KP_APPEND="tsc=reliable kunit.enable=0 kpbench.iters=3 kpbench.reps=1 kpbench.mass_max=0" \
+	"$KP_TOOLS/boot.sh" bench > "$KP_DIR/hitcount-boot.log" 2>&1 &
+boot=$!
+sleep 2
 HITCOUNT_OUT=$out timeout 900 gdb -q -batch -ex "file $KP_OBJ/vmlinux" \
 	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
-	> "$KP_DIR/hitcount-gdb.log" 2>&1
-# isa-debug-exit makes QEMU exit 1 for a guest that ended well.
-wait "$qemu" || true
+	> "$KP_DIR/hitcount-gdb.log" 2>&1 || true
+wait "$boot" || die "the boot failed (see $KP_DIR/hitcount-boot.log)"
 [ -s "$out" ] || die "no hit counted (see $KP_DIR/hitcount-gdb.log)"
 cat "$out"

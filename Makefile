@@ -49,7 +49,7 @@ help:
 	@echo '  BUILD=     output directory [$(BUILD)]'
 	@echo '  BASELINE=1 upstream kprobes instead of ours, same config and tests'
 	@echo '  PREEMPT=1  CONFIG_PREEMPT=y config (+ kprobes-test-preempt.config), *-preempt dirs'
-	@echo '  DEBUG=1    PREEMPT + KASAN, kmemleak, fault injection (+ kprobes-test-debug.config), *-debug dirs'
+	@echo '  DEBUG=1    x86-64: boot the same kernel with preempt=full kmemleak=on (results in *-debug dirs)'
 	@echo '  PROD=1     production config, no lockdep (+ kprobes-test-prod.config), *-prod dirs'
 	@echo '  BENCH_CONFIG=  what make bench measures: prod (PROD=1 config) or debug [prod]'
 	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'

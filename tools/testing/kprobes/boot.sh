@@ -48,7 +48,7 @@ MODE=${1:-run}
 case $MODE in
 # riscv64 under TCG runs the same tests in 11 - 13 minutes (2 CPUs shared),
 # ppc64le's are as slow.
-run|check|bench)	TIMEOUT=${TIMEOUT:-$([ -n "$KP_CROSS" ] || [ "$KP_CONFIG" = -debug ] && echo 1500 || echo 900)} ;;
+run|check|bench)	TIMEOUT=${TIMEOUT:-$([ -n "$KP_CROSS" ] || [ "$KP_BOOT_CONFIG" = -debug ] && echo 1500 || echo 900)} ;;
 shell)		TIMEOUT=${TIMEOUT:-0} ;;
 *)		die "unknown mode '$MODE' (run, check, bench or shell)" ;;
 esac
@@ -60,7 +60,7 @@ ACCEL=${ACCEL:-tcg,thread=single}
 DUMP_LEAD=30
 
 KERNEL=$KP_OBJ/$KP_IMAGE_PATH
-INITRD=$KP_DIR/initramfs.cpio.gz
+INITRD=$KP_TREE/initramfs.cpio.gz
 # A bench boot keeps files of its own (bench-console.log, ...), so that a
 # make check of the same flavour meanwhile does not overwrite them.
 P=
@@ -70,6 +70,7 @@ CONSOLE=$KP_DIR/${P}console.log
 RESULT=$KP_DIR/${P}boot.result
 DUMP_LINE=$KP_DIR/${P}hang-dump.line
 
+mkdir -p "$KP_DIR"
 [ -f "$KERNEL" ] || die "no $KERNEL; run make build"
 [ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
 command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU missing; run make deps"
@@ -83,11 +84,11 @@ append="console=$console panic=-1 kp.mode=$MODE"
 # panic before it (which hangs QEMU there) still shows on the console.
 [ "$KP_ARCH" = riscv64 ] && append="earlycon=sbi $append"
 [ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
-# The debug configuration (KASAN, kmemleak) runs KUnit, the module tests
-# and the kselftests; ftracetest's cases, which exercise the event parser
-# more than kprobes and cost about 10 s each under KASAN, run in the
-# other booted configurations.
-[ "$KP_CONFIG" = -debug ] && append+=" kp.ftrace=0"
+# The debug boot (DEBUG=1): the same x86-64 kernel with full preemption
+# and kmemleak on, for KUnit, the module tests and the kselftests (the
+# fault-injection one among them); ftracetest's cases, which exercise the
+# event parser more than kprobes, ran in the boot before it.
+[ "$KP_BOOT_CONFIG" = -debug ] && append+=" preempt=full kmemleak=on kp.ftrace=0"
 [ -n "${KP_APPEND:-}" ] && append+=" $KP_APPEND"
 
 # x86: two sockets of one core each: without ACPI the kernel learns the

@@ -47,8 +47,8 @@ note "$KP_FLAVOUR: building with $JOBS jobs"
 kmake -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
 	KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" "$KP_IMAGE" modules
 
-rm -rf "$KP_DIR/modroot"
-kmake -s INSTALL_MOD_PATH="$KP_DIR/modroot" INSTALL_MOD_STRIP=1 modules_install \
+rm -rf "$KP_TREE/modroot"
+kmake -s INSTALL_MOD_PATH="$KP_TREE/modroot" INSTALL_MOD_STRIP=1 modules_install \
 	> /dev/null
 
 note "$KP_FLAVOUR: $(kmake -s kernelrelease) built in $(( $(now) - start )) s"

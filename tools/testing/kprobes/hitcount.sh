@@ -25,7 +25,7 @@
 [ -z "$KP_ARCH" ] || die "x86-64 only"
 command -v gdb >/dev/null || die "gdb missing"
 KERNEL=$KP_OBJ/$KP_IMAGE_PATH
-INITRD=$KP_DIR/initramfs.cpio.gz
+INITRD=$KP_TREE/initramfs.cpio.gz
 if ! [ -f "$KERNEL" ] || ! [ -f "$INITRD" ]; then
 	die "$KP_FLAVOUR is not built (make initramfs)"
 fi

@@ -12,9 +12,9 @@
 #   BASELINE  1: build upstream's unmodified kprobes instead of ours
 #   JOBS      parallel kernel build jobs
 #   PREEMPT   1: the CONFIG_PREEMPT=y configuration (flavour dir *-preempt)
-#   DEBUG     1: the debug configuration, CONFIG_PREEMPT=y with KASAN,
-#             kmemleak and fault injection (flavour dir *-debug, fragments
-#             kprobes-test-preempt.config and kprobes-test-debug.config)
+#   DEBUG     1: the debug boot of the x86-64 test kernel: the same build
+#             (the flavour's own directory), booted with preempt=full and
+#             kmemleak=on; its console and results go to *-debug/
 #   PROD      1: the production configuration of make bench, without the
 #             debug options (flavour dir *-prod, kprobes-test-prod.config)
 #   ARCH      x86_64 (default), i386 (the 32-bit kernel and guest: flavour
@@ -28,7 +28,10 @@
 #
 #   base-<version>/      pristine extraction of BASE, made once, never written
 #   base-id/             which tarball (path, size, mtime) holds which version
-#   ours/ baseline/      one directory per flavour (ours-preempt/ and
+#   ours/ baseline/      one directory per flavour (ours-debug/ and
+#                        baseline-debug/ with DEBUG=1 hold only a boot's
+#                        results: console.log, boot.result, kunit.json;
+#                        ours-preempt/ and
 #                        baseline-preempt/ with PREEMPT=1, ours-i386/ and
 #                        baseline-i386/ with ARCH=i386, ours-riscv64/ and
 #                        baseline-riscv64/ with ARCH=riscv64, ours-ppc64le/
@@ -80,19 +83,23 @@ case $PREEMPT in
 *)		echo "$KP_PROG: PREEMPT must be 1 or empty, not '$PREEMPT'" >&2
 		exit 2 ;;
 esac
-# DEBUG=1: the debug configuration: the preemption fragment, then
-# kprobes-test-debug.config (KASAN, kmemleak, failslab and
-# fail_page_alloc) on top of it.  It is the second configuration of CI.
+# DEBUG=1: the debug boot.  The x86-64 test kernel chooses its preemption
+# model at boot and has kmemleak compiled in but off
+# (kprobes-test-x86_64.config): DEBUG=1 boots that same build with
+# preempt=full and kmemleak=on (boot.sh).  Nothing is built for it; the
+# boot's results go to their own directory (KP_DIR, suffix -debug) while
+# the work tree, objects, modules and initramfs stay in the flavour's
+# (KP_TREE).  It is the second x86-64 configuration of CI.
 DEBUG=${DEBUG:-}
 KP_CONFIG_FRAGMENTS=()
 [ -n "$KP_CONFIG" ] && KP_CONFIG_FRAGMENTS=("kprobes-test$KP_CONFIG.config")
+KP_BOOT_CONFIG=
 case $DEBUG in
 1)		[ -z "$KP_CONFIG" ] || {
-			echo "$KP_PROG: DEBUG=1 already has PREEMPT=1's fragment; give one of them" >&2
+			echo "$KP_PROG: DEBUG=1 boots the default configuration; PREEMPT=1 does not combine" >&2
 			exit 2
 		}
-		KP_CONFIG=-debug
-		KP_CONFIG_FRAGMENTS=(kprobes-test-preempt.config kprobes-test-debug.config) ;;
+		KP_BOOT_CONFIG=-debug ;;
 ''|0)		;;
 *)		echo "$KP_PROG: DEBUG must be 1 or empty, not '$DEBUG'" >&2
 		exit 2 ;;
@@ -102,7 +109,7 @@ esac
 # kprobes-test-prod.config); one configuration at a time.
 PROD=${PROD:-}
 case $PROD in
-1)		[ -z "$KP_CONFIG" ] || {
+1)		[ -z "$KP_CONFIG$KP_BOOT_CONFIG" ] || {
 			echo "$KP_PROG: PROD=1 and PREEMPT=1 or DEBUG=1 do not combine" >&2
 			exit 2
 		}
@@ -195,17 +202,24 @@ if [ -n "$KP_CROSS" ]; then
 	KP_GUEST_CFLAGS=()
 fi
 
-KP_DIR=$BUILD/$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG
-KP_SRC=$KP_DIR/src
-KP_OBJ=$KP_DIR/obj
+[ -n "$KP_BOOT_CONFIG" ] && [ -n "$KP_ARCH" ] && {
+	echo "$KP_PROG: DEBUG=1 is a boot of the x86-64 test kernel; not with ARCH=$KP_ARCH" >&2
+	exit 2
+}
+# KP_TREE: the build (src/, obj/, modroot/, initramfs); KP_DIR: where a
+# boot writes its console and results.  They differ only with DEBUG=1.
+KP_TREE=$BUILD/$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG
+KP_DIR=$KP_TREE$KP_BOOT_CONFIG
+KP_SRC=$KP_TREE/src
+KP_OBJ=$KP_TREE/obj
 KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
-# Every fragment of the configuration, merged in this order (later wins).
-KP_FRAGMENTS=("$KP_FRAGMENT")
+# Every fragment of the configuration, merged in this order (later wins):
+# the test configuration, the architecture's (x86-64 too), then PREEMPT=1's
+# or PROD=1's, which may turn an architecture's debug option off again.
+KP_FRAGMENTS=("$KP_FRAGMENT" "$KP_REPO/kernel/configs/kprobes-test-${KP_ARCH:-x86_64}.config")
 for kp_f in "${KP_CONFIG_FRAGMENTS[@]}"; do
 	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/$kp_f")
 done
-[ -n "$KP_ARCH" ] &&
-	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test-$KP_ARCH.config")
 
 # Upstream's kprobes implementation, deleted from the "ours" work tree before
 # our overlay goes in (see prepare.sh).

@@ -29,13 +29,17 @@
 #              run whose key does not match compiles the baseline and
 #              writes $BUILD/matrix-debian-baseline.txt for the repository.
 #   nokprobes  the test config with CONFIG_KPROBES off (and all that
-#              depends on it), kprobes-test-nokprobes.config merged last:
-#              vmlinux and the modules build, and .config really has
-#              kprobes off while ftrace, fprobe and BPF stay on.
+#              depends on it), kprobes-test-nokprobes.config merged last
+#              (which also leaves out what only the guest's tests need:
+#              networking, KUnit, samples): vmlinux and the modules
+#              build, and .config really has kprobes off while ftrace,
+#              fprobe and BPF stay on.
 #
-# The booted cells are "make check" (default config: kprobes, kretprobes,
-# optprobes, kprobes on ftrace, fprobe, BPF kprobe_multi) and
-# "make check PREEMPT=1"; .ci/run runs them and this script.
+# The booted cells are "make check" (x86-64: kprobes, kretprobes,
+# optprobes, kprobes on ftrace, fprobe, BPF kprobe_multi), "make check
+# DEBUG=1" (the same kernel, full preemption, kmemleak), "make check
+# ARCH=i386" and "make check ARCH=riscv64"; .ci/run runs them and this
+# script.
 #
 # BASELINE=1 runs the cells on upstream's kprobes instead.  MATRIX_CELLS
 # picks cells ("debian nokprobes" by default); MATRIX_REUSE=1 judges the
@@ -70,9 +74,9 @@ mk()
 prepare_flavour()
 {
 	if [ "$1" = baseline ]; then
-		BASELINE=1 PREEMPT='' "$KP_TOOLS/prepare.sh" >&2
+		BASELINE=1 PREEMPT='' PROD='' "$KP_TOOLS/prepare.sh" >&2
 	else
-		BASELINE='' PREEMPT='' "$KP_TOOLS/prepare.sh" >&2
+		BASELINE='' PREEMPT='' PROD='' "$KP_TOOLS/prepare.sh" >&2
 	fi
 }
 

@@ -42,12 +42,12 @@
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-ROOT=$KP_DIR/initramfs
-CPIO=$KP_DIR/initramfs.cpio
+ROOT=$KP_TREE/initramfs
+CPIO=$KP_TREE/initramfs.cpio
 BUSYBOX=$KP_BUSYBOX
 BASH_STATIC=$KP_BASH_STATIC
 
-[ -d "$KP_DIR/modroot" ] || die "no modules in $KP_DIR/modroot; run make build"
+[ -d "$KP_TREE/modroot" ] || die "no modules in $KP_TREE/modroot; run make build"
 [ -x "$KP_OBJ/usr/gen_init_cpio" ] || die "no $KP_OBJ/usr/gen_init_cpio; run make build"
 if ! [ -x "$BUSYBOX" ] ||
    LC_ALL=C readelf -l "$BUSYBOX" | grep 'program interpreter' > /dev/null; then
@@ -137,14 +137,14 @@ printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
 	> "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 
-cp -a "$KP_DIR/modroot/lib/modules" "$ROOT/lib/"
+cp -a "$KP_TREE/modroot/lib/modules" "$ROOT/lib/"
 
 # The kselftests' target module (module_gone.sh, bpf_kprobe.sh) is built
 # with our kernel/kprobes/, which the baseline does not have: build it out
 # of tree there, in a copy as the benchmark module below, so that both
 # flavours are tested on the same module text.  It uses the module API only.
 if [ -z "$(find "$ROOT/lib/modules" -name kprobes_test_target.ko)" ]; then
-	tt=$KP_DIR/test-target
+	tt=$KP_TREE/test-target
 	rm -rf "$tt"
 	mkdir -p "$tt"
 	cp "$KP_REPO/kernel/kprobes/kprobes_test_target.c" "$tt/"
@@ -174,7 +174,7 @@ fi
 # run_kselftest.sh as well.
 selftests=$KP_SRC/tools/testing/selftests
 if [ -d "$selftests/kprobes" ]; then
-	ksft_log=$KP_DIR/kselftest-install.log
+	ksft_log=$KP_TREE/kselftest-install.log
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH \
 		make -s -C "$selftests" -j"$JOBS" "${KP_KBUILD_ARCH[@]}" \
 		TARGETS=kprobes O="$KP_OBJ" KDIR="$KP_SRC" \
@@ -301,13 +301,13 @@ if [ -n "$KP_CROSS" ] && [ -x "$ftrace/ftracetest" ]; then
 fi
 
 # Extra entries that a directory cannot express without root.
-cat > "$KP_DIR/initramfs.list" <<EOF
+cat > "$KP_TREE/initramfs.list" <<EOF
 nod /dev/console 0600 0 0 c 5 1
 nod /dev/null 0666 0 0 c 1 3
 EOF
 
 (cd "$KP_OBJ" && sh "$KP_SRC/usr/gen_initramfs.sh" -o "$CPIO" \
-	-u squash -g squash "$ROOT" "$KP_DIR/initramfs.list")
+	-u squash -g squash "$ROOT" "$KP_TREE/initramfs.list")
 gzip -f -6 "$CPIO"
 
 note "$KP_FLAVOUR: $(du -h "$CPIO.gz" | cut -f1) $(basename "$CPIO.gz"), $(find "$ROOT" -name '*.ko' | wc -l) modules"

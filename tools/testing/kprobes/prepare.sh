@@ -173,17 +173,17 @@ start=$(now)
 check_tracked
 
 PRISTINE=$(ensure_base)
-STAGING=$KP_DIR/staging
+STAGING=$KP_TREE/staging
 note "$KP_FLAVOUR: base $(basename "$PRISTINE")"
 
-mkdir -p "$KP_DIR"
+mkdir -p "$KP_TREE"
 # The overlay.
-overlay_list=$KP_DIR/overlay.list0
+overlay_list=$KP_TREE/overlay.list0
 list_overlay > "$overlay_list"
 mapfile -d '' -t overlay < "$overlay_list"
 rm -f "$overlay_list"
 
-stamp=$KP_DIR/prepare.stamp
+stamp=$KP_TREE/prepare.stamp
 inputs_of_tree > "$stamp.new"
 if [ -f "$KP_SRC/Makefile" ] && cmp -s "$stamp.new" "$stamp"; then
 	rm -f "$stamp.new"
@@ -244,7 +244,7 @@ fi
 # replaced by an older copy.  So every path that is or ever was overlaid or
 # patched is compared with the work tree: a changed file that would not look
 # newer is made newer, and an unchanged file never goes back in time.
-tracked=$KP_DIR/tracked.list
+tracked=$KP_TREE/tracked.list
 { cat "$tracked" 2>/dev/null || true; printf '%s\n' "${overlay[@]}" "${patched[@]}"; } |
 	sed '/^$/d' | sort -u > "$tracked.new"
 while IFS= read -r f; do

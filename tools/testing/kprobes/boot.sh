@@ -242,6 +242,7 @@ seconds=$elapsed
 guest_status=$status
 hang_dump_line=$(cat "$DUMP_LINE" 2>/dev/null)
 result=$result
+tree=$KP_TREE
 EOF
 rm -f "$DUMP_LINE"
 

@@ -296,10 +296,12 @@ drop_build_lock()
 
 # A kernel make with a clean environment: the harness's own make passes its
 # command-line variables (BUILD=, BASE=, ...) down through MAKEFLAGS, and
-# kbuild must not see those.
+# kbuild must not see those.  Nor DEBUG, which the top Makefile exports:
+# the tools/ makefiles read it (DEBUG=1 builds objtool without
+# optimization), and a new objtool rebuilds every object.
 kmake()
 {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH -u DEBUG \
 		make -C "$KP_SRC" O="$KP_OBJ" "${KP_KBUILD_ARCH[@]}" "$@"
 }
 

@@ -175,7 +175,7 @@ fi
 selftests=$KP_SRC/tools/testing/selftests
 if [ -d "$selftests/kprobes" ]; then
 	ksft_log=$KP_TREE/kselftest-install.log
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH -u DEBUG \
 		make -s -C "$selftests" -j"$JOBS" "${KP_KBUILD_ARCH[@]}" \
 		TARGETS=kprobes O="$KP_OBJ" KDIR="$KP_SRC" \
 		USERCFLAGS="${KP_GUEST_CFLAGS[*]}" USERLDFLAGS=-static \

@@ -175,8 +175,8 @@ def kernel_lines(lines):
 			yield n, line[m.start():]
 
 
-def parse_kunit(v, fdir, lines):
-	kunit = os.path.join(fdir, 'src', 'tools', 'testing', 'kunit', 'kunit.py')
+def parse_kunit(v, fdir, tree, lines):
+	kunit = os.path.join(tree, 'src', 'tools', 'testing', 'kunit', 'kunit.py')
 	if not os.path.exists(kunit):
 		v.fail(f'kunit: no {kunit}')
 		return
@@ -330,9 +330,9 @@ def known_report(config, text, body):
 	return None
 
 
-def parse_reports(v, fdir, lines, stop):
+def parse_reports(v, tree, lines, stop):
 	"""Failure reports before console line stop (the hang dump, if any)."""
-	config = read_config(fdir)
+	config = read_config(tree)
 	reports = 0
 	known = 0
 	open_until = 0		# the last report is open up to this line
@@ -405,9 +405,9 @@ def symbolize(syms, addr):
 	return f'{name}+{addr - base:#x}'
 
 
-def parse_hang_dump(v, fdir, lines, start):
+def parse_hang_dump(v, tree, lines, start):
 	"""Where each CPU was, from the "info registers -a" of boot.sh's dump."""
-	syms = load_symbols(fdir)
+	syms = load_symbols(tree)
 	cpu = None
 	for line in lines[start:]:
 		m = re.match(r'CPU#(\d+)', line)
@@ -550,13 +550,16 @@ def main():
 		lines = []
 		v.fail(f'console: {e}')
 
-	parse_kunit(v, fdir, lines)
+	result = read_boot_result(v, fdir)
+	# The build the boot ran (src/, obj/): the flavour directory itself,
+	# except for a DEBUG=1 boot, whose build is the default one's.
+	tree = result.get('tree') or fdir
+	parse_kunit(v, fdir, tree, lines)
 	parse_ftrace(v, lines)
 	before = len(v.failures)
 	parse_tap(v, lines)
 	tap_failures = len(v.failures) - before
 	parse_ftracetest(v, fdir, lines)
-	result = read_boot_result(v, fdir)
 	try:
 		dump = int(result.get('hang_dump_line') or len(lines))
 	except ValueError:
@@ -566,10 +569,10 @@ def main():
 		if n < stop and DELIBERATE_PANIC.search(line):
 			stop = n
 			break
-	parse_reports(v, fdir, lines, stop)
+	parse_reports(v, tree, lines, stop)
 	parse_guest(v, result, lines, tap_failures)
 	if dump < len(lines):
-		parse_hang_dump(v, fdir, lines, dump)
+		parse_hang_dump(v, tree, lines, dump)
 
 	print(f'---- summary: {os.path.basename(os.path.normpath(fdir))} ----')
 	for line in v.lines:

@@ -62,6 +62,7 @@ help:
 	@echo '  KP_INIT_HANG=1  make the guest hang (tests the timeout)'
 	@echo '  KP_APPEND= extra kernel command-line arguments'
 	@echo '  KP_NOTRUN=none  run the kselftests an arch lists as hanging its guest (mkinitramfs.sh)'
+	@echo '  KP_BUILT=1 check: boot what make initramfs has just built, no build step'
 	@echo '  MATRIX_CELLS=  matrix cells to run [debian nokprobes]'
 	@echo '  SERIES_CONFIGS=  what series-check builds: test (the flavour'"'"'s config), nokprobes (KPROBES=n) [test]'
 
@@ -84,7 +85,9 @@ run: initramfs
 	@$(T)/boot.sh run || true
 	@$(T)/parse.py $(BUILD)/$(FLAVOUR)
 
-check: initramfs
+# KP_BUILT=1: the flavour was just built ("make initramfs"): boot it
+# without going through the build steps again (.ci/run).
+check: $(if $(filter 1,$(KP_BUILT)),,initramfs)
 	@$(T)/boot.sh check || true
 	@$(T)/parse.py $(BUILD)/$(FLAVOUR)
 

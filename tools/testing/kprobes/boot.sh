@@ -87,7 +87,7 @@ append="console=$console panic=-1 kp.mode=$MODE"
 # The debug boot (DEBUG=1): the same x86-64 kernel with full preemption
 # and kmemleak on, for KUnit, the module tests and the kselftests (the
 # fault-injection one among them); ftracetest's cases, which exercise the
-# event parser more than kprobes, ran in the boot before it.
+# event parser more than kprobes, run in the default boot.
 [ "$KP_BOOT_CONFIG" = -debug ] && append+=" preempt=full kmemleak=on kp.ftrace=0"
 [ -n "${KP_APPEND:-}" ] && append+=" $KP_APPEND"
 

@@ -294,15 +294,22 @@ drop_build_lock()
 	exec 8>&-
 }
 
-# A kernel make with a clean environment: the harness's own make passes its
+# clean_make ARGS - make with a clean environment, for every make of the
+# kernel tree (kbuild, its selftests): the harness's own make passes its
 # command-line variables (BUILD=, BASE=, ...) down through MAKEFLAGS, and
-# kbuild must not see those.  Nor DEBUG, which the top Makefile exports:
-# the tools/ makefiles read it (DEBUG=1 builds objtool without
+# kbuild must not see those.  Nor ARCH or DEBUG, which the top Makefile
+# exports: the tools/ makefiles read DEBUG (DEBUG=1 builds objtool without
 # optimization), and a new objtool rebuilds every object.
-kmake()
+clean_make()
 {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH -u DEBUG \
-		make -C "$KP_SRC" O="$KP_OBJ" "${KP_KBUILD_ARCH[@]}" "$@"
+		make "$@"
+}
+
+# A kernel make in the flavour's work tree and object directory.
+kmake()
+{
+	clean_make -C "$KP_SRC" O="$KP_OBJ" "${KP_KBUILD_ARCH[@]}" "$@"
 }
 
 # The version of the kernel source in directory $1 ("6.12.117").

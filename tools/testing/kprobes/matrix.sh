@@ -65,8 +65,7 @@ mk()
 	local src=$1 obj=$2
 
 	shift 2
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH -u DEBUG \
-		make -C "$src" O="$obj" "$@"
+	clean_make -C "$src" O="$obj" "$@"
 }
 
 

@@ -175,8 +175,7 @@ fi
 selftests=$KP_SRC/tools/testing/selftests
 if [ -d "$selftests/kprobes" ]; then
 	ksft_log=$KP_TREE/kselftest-install.log
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH -u DEBUG \
-		make -s -C "$selftests" -j"$JOBS" "${KP_KBUILD_ARCH[@]}" \
+	clean_make -s -C "$selftests" -j"$JOBS" "${KP_KBUILD_ARCH[@]}" \
 		TARGETS=kprobes O="$KP_OBJ" KDIR="$KP_SRC" \
 		USERCFLAGS="${KP_GUEST_CFLAGS[*]}" USERLDFLAGS=-static \
 		KSFT_INSTALL_PATH="$ROOT/kselftest" install > "$ksft_log" 2>&1 || {
@@ -242,8 +241,8 @@ fi
 # on that architecture; kp-skip lists them, CASE<TAB>why, and /init
 # reports them as skipped with that reason.  i386 runs every case but
 # kretprobe_maxactive (maxactive's syntax, on inet_csk_accept): i386 and
-# riscv64 build without networking, for CI's time budget.  What the generic ones took
-# in a full riscv64 run (2026-12-01, 980 events, the machine busy):
+# riscv64 build without networking, for CI's time budget.  What the
+# generic ones took in a full riscv64 run (2026-12-01, 980 events, the machine busy):
 # busy_check, kprobe_args_char, kprobe_args_comm, kprobe_args_string 22 s
 # each, kprobe_args_symbol 20 s, kprobe_args_syntax 32 s; every case of
 # that run took 20 - 32 s.

@@ -122,8 +122,7 @@ smake()
 	local obj=$1
 
 	shift
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u ARCH -u DEBUG \
-		make -C "$WSRC" O="$obj" "${KP_KBUILD_ARCH[@]}" "$@"
+	clean_make -C "$WSRC" O="$obj" "${KP_KBUILD_ARCH[@]}" "$@"
 }
 
 # ---- the plan ----------------------------------------------------------------

@@ -10,7 +10,9 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes_arch.h>
 #include <linux/module.h>
+#include <linux/hardirq.h>
 #include <linux/rcupdate.h>
+#include <linux/stacktrace.h>
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
@@ -401,7 +403,10 @@ static void kpbt_if_after_boost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, if_on, 0);
 }
 
-/* A post handler on the site turns boosting off while it is there. */
+/*
+ * A post handler on the site sends its hits to the post copy while it is
+ * there, and to the boosted copy again once it is gone.
+ */
 static void kpbt_post_handler_unboosts(struct kunit *test)
 {
 	struct kpbt_target *tg = kpbt_target_or_skip(test, kpbt_flags);
@@ -439,6 +444,129 @@ static void kpbt_post_handler_unboosts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpkt_post_hits(with_post), calls);
 }
 
+/**
+ * struct kpbt_post_probe - what the post handler of a probe saw
+ * @kp: the probe
+ * @next: the address after the probed instruction
+ * @fn_start: start of the probed function
+ * @fn_end: its end
+ * @hits: post handler calls
+ * @in_trap: of which inside the int3 exception (in_nmi())
+ * @bad_ip: of which with regs->ip not @next
+ * @bad_ctx: of which with interrupts on or no probe running
+ * @in_stack: of which with the probed function in a stack trace
+ */
+struct kpbt_post_probe {
+	struct kprobe kp;
+	unsigned long next;
+	unsigned long fn_start;
+	unsigned long fn_end;
+	atomic_t hits;
+	atomic_t in_trap;
+	atomic_t bad_ip;
+	atomic_t bad_ctx;
+	atomic_t in_stack;
+};
+
+#define KPBT_TRACE_DEPTH	32
+
+static void kpbt_post_record(struct kprobe *p, struct pt_regs *regs,
+			     unsigned long flags)
+{
+	struct kpbt_post_probe *pp = container_of(p, struct kpbt_post_probe,
+						  kp);
+	unsigned long entries[KPBT_TRACE_DEPTH];
+	unsigned int i, n;
+
+	atomic_inc(&pp->hits);
+	if (in_nmi())
+		atomic_inc(&pp->in_trap);
+	if (regs->ip != pp->next)
+		atomic_inc(&pp->bad_ip);
+	if (!irqs_disabled() || !kprobe_running())
+		atomic_inc(&pp->bad_ctx);
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++) {
+		if (entries[i] >= pp->fn_start && entries[i] < pp->fn_end) {
+			atomic_inc(&pp->in_stack);
+			break;
+		}
+	}
+}
+
+/*
+ * A post handler on a boostable instruction runs without a second trap
+ * (the post copy calls the post trampoline), and sees what the trap would
+ * have shown: ip after the instruction, interrupts off, its probe running,
+ * a stack that goes on at the probed function.  Any other stepped or
+ * emulated instruction still ends in the int3 exception.
+ */
+static void kpbt_post_without_trap(struct kunit *test)
+{
+	static const kpkt_fn_t fns[] = { kpbt_plain, kpbt_flags };
+	unsigned long size, off, addr;
+	unsigned int f, i, trampolined = 0;
+	struct kpbt_post_probe *pp;
+	struct kpbt_target *tg;
+	struct kpkt_ref ref;
+	struct insn insn;
+	int hits;
+
+	for (f = 0; f < ARRAY_SIZE(fns); f++) {
+		tg = kpbt_target_or_skip(test, fns[f]);
+		KUNIT_ASSERT_TRUE(test,
+				  kallsyms_lookup_size_offset((unsigned long)fns[f],
+							      &size, &off));
+		kpkt_ref_init(&ref, fns[f]);
+		for (i = 0; i < tg->t.nr; i++) {
+			addr = tg->t.start + tg->t.off[i];
+			KUNIT_ASSERT_GE(test,
+					insn_decode_kernel(&insn, (void *)addr), 0);
+			pp = kunit_kzalloc(test, sizeof(*pp), GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, pp);
+			pp->kp.addr = (void *)addr;
+			pp->kp.post_handler = kpbt_post_record;
+			pp->next = addr + insn.length;
+			pp->fn_start = (unsigned long)fns[f] - off;
+			pp->fn_end = pp->fn_start + size;
+			if (kpkt_register(test, &pp->kp)) {
+				KUNIT_FAIL(test, "%pS: not registered",
+					   (void *)addr);
+				continue;
+			}
+			kpkt_run(test, &ref, "post handler");
+			hits = atomic_read(&pp->hits);
+			if (tg->straight)
+				KUNIT_EXPECT_GT_MSG(test, hits, 0, "%pS",
+						    (void *)addr);
+			KUNIT_EXPECT_EQ_MSG(test, atomic_read(&pp->bad_ctx), 0,
+					    "%pS", (void *)addr);
+			if (kpbt_boostable((void *)addr)) {
+				trampolined += hits > 0;
+				KUNIT_EXPECT_EQ_MSG(test,
+						    atomic_read(&pp->in_trap),
+						    0, "%pS: trapped",
+						    (void *)addr);
+				KUNIT_EXPECT_EQ_MSG(test,
+						    atomic_read(&pp->bad_ip),
+						    0, "%pS: ip", (void *)addr);
+				KUNIT_EXPECT_EQ_MSG(test,
+						    atomic_read(&pp->in_stack),
+						    hits, "%pS: stack",
+						    (void *)addr);
+			} else {
+				KUNIT_EXPECT_EQ_MSG(test,
+						    atomic_read(&pp->in_trap),
+						    hits, "%pS: not trapped",
+						    (void *)addr);
+			}
+			kpkt_unregister(test, &pp->kp);
+		}
+	}
+	KUNIT_EXPECT_GT_MSG(test, trampolined, 0,
+			    "no boostable instruction was hit");
+}
+
 static int kpbt_case_init(struct kunit *test)
 {
 	kpkt_bad_addr = NULL;
@@ -453,6 +581,7 @@ static struct kunit_case kpbt_cases[] = {
 	KUNIT_CASE(kpbt_fixup_not_boosted),
 	KUNIT_CASE(kpbt_if_after_boost),
 	KUNIT_CASE(kpbt_post_handler_unboosts),
+	KUNIT_CASE(kpbt_post_without_trap),
 	{}
 };
 

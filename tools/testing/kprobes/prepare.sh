@@ -239,11 +239,13 @@ if [ "$KP_FLAVOUR" = ours ]; then
 fi
 
 # Keep kbuild honest.  It rebuilds what is newer than its object, but a file
-# can change without looking newer: when it stops being overlaid or patched
-# (it gets its old pristine mtime back), or when a repository file is
-# replaced by an older copy.  So every path that is or ever was overlaid or
-# patched is compared with the work tree: a changed file that would not look
-# newer is made newer, and an unchanged file never goes back in time.
+# can change without looking newer than the object: when it stops being
+# overlaid or patched (it gets its old pristine mtime back), when a
+# repository file is replaced by an older copy, or when it was edited
+# while a build was running (after this script had copied the old text,
+# before kbuild compiled it).  So every path that is or ever was overlaid
+# or patched is compared with the work tree: a changed file gets the time
+# of now, and an unchanged file never goes back in time.
 tracked=$KP_TREE/tracked.list
 { cat "$tracked" 2>/dev/null || true; printf '%s\n' "${overlay[@]}" "${patched[@]}"; } |
 	sed '/^$/d' | sort -u > "$tracked.new"
@@ -258,8 +260,7 @@ while IFS= read -r f; do
 			unshare_file "$s"
 			touch -r "$d" "$s"
 		fi
-	elif ! [ "$s" -nt "$d" ]; then
-		note "changed but not newer, touched: $f"
+	else
 		unshare_file "$s"
 		touch "$s"
 	fi

@@ -10,10 +10,13 @@
  * at another address (relative call/jmp/jcc/loop, ret, call/jmp *%reg) are
  * emulated in C instead.
  *
- * Boosting: when no post handler wants to run, a second copy in the same
- * slot, followed by a jump back to the next instruction, saves the second
- * trap (see KPROBE_BOOST_OFFSET).  The per-CPU state machine is struct
- * kprobe_ctlblk below; the code is in arch/x86/kernel/kprobes/.
+ * Boosting: most instructions run at any address and need no C work
+ * after them.  Their slot holds no trap at all: a hit without a post
+ * handler runs a copy that jumps back by itself, a hit with one runs a
+ * copy that calls kprobe_post_trampoline, which runs the post handler
+ * where the second trap would have (see KPROBE_POST_OFFSET).  The per-CPU
+ * state machine is struct kprobe_ctlblk below; the code is in
+ * arch/x86/kernel/kprobes/.
  */
 #ifndef _ASM_X86_KPROBES_H
 #define _ASM_X86_KPROBES_H
@@ -47,19 +50,26 @@ struct kprobe;
 #define KPROBE_OPTSLOT_BYTES	192
 
 /*
- * A slot holds two copies of the probed instruction, each re-aimed for its
- * own address if it is rip-relative:
+ * A slot holds the probed instruction, re-aimed for the address of each
+ * copy if it is rip-relative.  Boostable (arch_specific_insn::boostable):
  *
- *   slot + 0                     insn; int3       stepped copy
- *   slot + KPROBE_BOOST_OFFSET   insn; jmp rel32  boosted copy, jumps back
- *                                                 to the next instruction
+ *   slot + 0                    insn; jmp rel32     boosted copy: back to
+ *                                                   the next instruction
+ *   slot + KPROBE_POST_OFFSET   insn; call rel32;   post copy: its call goes
+ *                               .long next          to kprobe_post_trampoline,
+ *                                                   which resumes at next
  *
- * Unused bytes are int3.  The boosted copy is written only for a boostable
- * instruction (arch_specific_insn::boostable).
+ * Any other stepped instruction:
+ *
+ *   slot + 0                    insn; int3          stepped copy
+ *
+ * "next" is the address after the probed instruction, a 32-bit word that
+ * the trampoline sign-extends on x86-64 (kernel and module text are in
+ * the top 2 GB).  Unused bytes are int3.
  */
-#define KPROBE_BOOST_OFFSET	(MAX_INSN_SIZE + 1)
-#define KPROBE_SLOT_BYTES	(KPROBE_BOOST_OFFSET + MAX_INSN_SIZE + \
-				 KPROBE_JMP32_SIZE)
+#define KPROBE_POST_OFFSET	(MAX_INSN_SIZE + KPROBE_JMP32_SIZE)
+#define KPROBE_SLOT_BYTES	(KPROBE_POST_OFFSET + MAX_INSN_SIZE + \
+				 KPROBE_JMP32_SIZE + sizeof(u32))
 
 /**
  * enum kprobe_insn_kind - how the probed instruction is executed
@@ -91,8 +101,9 @@ struct kprobe_emulation;
 
 /**
  * struct arch_specific_insn - x86 per-probe data
- * @slot: executable copy of the instruction followed by an int3 (STEP);
- *	NULL for emulated instructions and ftrace-based probes
+ * @slot: executable copies of the instruction (STEP, see
+ *	KPROBE_POST_OFFSET); NULL for emulated instructions and ftrace-based
+ *	probes
  * @emulate: the emulation routine (EMULATE)
  * @rel: branch displacement, or the imm16 of "ret imm16" (EMULATE)
  * @kind: enum kprobe_insn_kind
@@ -102,10 +113,10 @@ struct kprobe_emulation;
  * @finish: enum kprobe_step_finish (STEP)
  * @if_modifier: the instruction sets EFLAGS.IF itself (popf, sti, cli):
  *	keep its result instead of restoring the probed context's IF
- * @boostable: the slot has a boosted copy (STEP kind only): the
- *	instruction needs no C work after it, does not touch IF, has no
- *	exception-table fixup, and both it and the jump back reach their
- *	targets from the slot
+ * @boostable: the slot has the boosted and the post copy (STEP kind
+ *	only): the instruction needs no C work after it, does not touch IF,
+ *	has no exception-table fixup, and it, the jump back and the call of
+ *	the trampoline reach their targets from the slot
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;
@@ -127,13 +138,15 @@ struct arch_specific_insn {
  *   IDLE -int3-> HANDLER -+- pre handler changed ip ----------------> IDLE
  *                         +- boostable, no post handler ------------> IDLE
  *                         +- STEP kind -> STEPPING -+- trailing int3 -+
- *                         |                         +- fault -> IDLE  |
+ *                         |    (post copy if        +- post trampoline+
+ *                         |     boostable)          +- fault -> IDLE  |
  *                         +- EMULATE kind ----------------------------+
  *                                                                     v
  *                                          POST (if a post handler) -> IDLE
  *
  *   any busy state --int3 of a probe--> push; REENTERED --trailing int3--> pop
- *   (an emulated instruction needs no push: it completes in the handler)
+ *   (an emulated or boostable instruction needs no push: it completes in
+ *   the handler, or runs its boosted copy)
  *
  * A push saves (current_kprobe, state, saved_irq) on kprobe_ctlblk::saved;
  * the pop after the step (or a fault in it) restores them.  Re-entered
@@ -150,7 +163,16 @@ struct arch_specific_insn {
  * task and CPU to have left a slot before reusing it (kernel/kprobes/
  * slots.c).  A fault in a boosted copy is not translated back to the
  * probe address, which is why instructions with an exception-table entry
- * are never boosted.  Hits while busy (REENTERED) are never boosted.
+ * are never boosted.  A hit while busy on a boostable instruction runs the
+ * boosted copy: it has no handlers to come back for.
+ *
+ * The post copy is a step without the second trap: the CPU runs it in
+ * state STEPPING with IF cleared, exactly like a stepped copy, so no
+ * interrupt, preemption or migration comes between the pre and the post
+ * handler.  Its call enters kprobe_post_trampoline, which saves the
+ * registers as the trailing int3 would show them (ip = the next
+ * instruction) and calls kprobe_post_trampoline_handler(): IF back as it
+ * was, POST, IDLE.
  */
 #include <asm-generic/kprobes-cpu.h>
 
@@ -159,6 +181,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
 
 /* The return trampoline of kretprobes (kretprobe_trampoline.S). */
 asmlinkage void arch_kretprobe_trampoline(void);
+
+/* The end of a post copy (post_trampoline.S); never called from C. */
+asmlinkage void kprobe_post_trampoline(void);
 
 #else /* !CONFIG_KPROBES */
 

@@ -3,23 +3,24 @@
  * x86 kprobes: the architecture half of the kprobes contract.
  *
  * Preparing a probe decodes its instruction (decode.c) and, unless it is
- * emulated (emulate.c), writes a copy of it followed by an int3 into an
- * instruction slot.  Arming puts an int3 over the instruction's first byte.
- * A hit then goes:
+ * emulated (emulate.c), writes copies of it into an instruction slot (see
+ * KPROBE_POST_OFFSET).  Arming puts an int3 over the instruction's first
+ * byte.  A hit then goes:
  *
  *   1. kprobe_int3_handler() finds the site and runs its pre handler
  *      (state HANDLER);
  *   2. the instruction is emulated, or the CPU is sent to the slot with
  *      EFLAGS.IF cleared (state STEPPING);
- *   3. the int3 after the copy traps again: the registers are set as if
- *      the original instruction had run at its address, IF is restored,
- *      and the post handler runs (state POST);
+ *   3. the copy ends in an int3 that traps again or, for a boostable
+ *      instruction, in a call of kprobe_post_trampoline: either way the
+ *      registers are set as if the original instruction had run at its
+ *      address, IF is restored, and the post handler runs (state POST);
  *   4. state IDLE; execution goes on after the probed instruction.
  *
  * IF stays clear between 2 and 3 so that only an NMI or a machine check
  * can come in between: the task can neither be preempted nor migrate while
  * this CPU's state points at its slot.  Probes hit while another one is
- * active on the CPU are stepped without handlers (see kprobe_reenter()).
+ * active on the CPU run without handlers (see kprobe_reenter()).
  *
  * A boostable probe hit while no post handler is wanted skips 3: after 1
  * the CPU goes IDLE and runs the slot's boosted copy, which jumps back on
@@ -33,6 +34,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/extable.h>
+#include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
@@ -64,14 +66,26 @@ static const kprobe_opcode_t kprobe_int3[MAX_INSN_SIZE] = {
  * ---------------------------------------------------------------------
  */
 
-/* Send the CPU to @p's slot, with interrupts off until the trailing int3. */
+/*
+ * Where a step of @p starts: the post copy of a boostable instruction,
+ * whose end calls kprobe_post_trampoline, else the stepped copy, which
+ * ends in an int3.
+ */
+static nokprobe_inline unsigned long kprobe_step_copy(struct kprobe *p)
+{
+	unsigned long slot = (unsigned long)p->ainsn.slot;
+
+	return p->ainsn.boostable ? slot + KPROBE_POST_OFFSET : slot;
+}
+
+/* Send the CPU to @p's step, with interrupts off until the step's end. */
 static nokprobe_inline void kprobe_start_step(struct kprobe *p,
 					      struct pt_regs *regs,
 					      struct kprobe_ctlblk *kcb)
 {
 	kcb->saved_irq = regs->flags & X86_EFLAGS_IF;
 	regs->flags &= ~X86_EFLAGS_IF;
-	regs->ip = (unsigned long)p->ainsn.slot;
+	regs->ip = kprobe_step_copy(p);
 }
 
 /*
@@ -86,7 +100,7 @@ static nokprobe_inline void kprobe_boost(struct kprobe *p,
 {
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
-	regs->ip = (unsigned long)p->ainsn.slot + KPROBE_BOOST_OFFSET;
+	regs->ip = (unsigned long)p->ainsn.slot;
 }
 
 static nokprobe_inline void kprobe_emulate(struct kprobe *p,
@@ -95,7 +109,10 @@ static nokprobe_inline void kprobe_emulate(struct kprobe *p,
 	p->ainsn.emulate->emulate(&p->ainsn, (unsigned long)p->addr, regs);
 }
 
-/* Is the int3 at @addr the one after the copy that @p is stepping? */
+/*
+ * Is the int3 at @addr the one after the copy that @p is stepping?  A
+ * boostable instruction's copies end without one.
+ */
 static nokprobe_inline bool kprobe_is_step_end(struct kprobe *p,
 					       struct kprobe_ctlblk *kcb,
 					       unsigned long addr)
@@ -103,7 +120,7 @@ static nokprobe_inline bool kprobe_is_step_end(struct kprobe *p,
 	if (kcb->state != KPROBE_CPU_STEPPING &&
 	    kcb->state != KPROBE_CPU_REENTERED)
 		return false;
-	return p->ainsn.slot &&
+	return p->ainsn.slot && !p->ainsn.boostable &&
 	       addr == (unsigned long)p->ainsn.slot + p->ainsn.len;
 }
 
@@ -137,6 +154,47 @@ static void kprobe_step_done(struct kprobe *p, struct pt_regs *regs,
 }
 
 NOKPROBE_SYMBOL(kprobe_step_done);
+
+/**
+ * kprobe_post_trampoline_handler() - the end of a post copy
+ * @regs: built by kprobe_post_trampoline as the trailing int3 of a stepped
+ *	copy would show them: regs->ip is the next instruction, EFLAGS.IF
+ *	still clear
+ *
+ * The CPU came here from the int3 of current_kprobe, in state STEPPING
+ * with interrupts off all along (kprobe_start_step()), so this is the
+ * same RCU reader, on the same CPU, as the pre handler was.  A boostable
+ * instruction needs no C work after it (kprobe_step_finish() would do
+ * nothing), and re-entered hits never come here (kprobe_reenter()).
+ * The trampoline's popf applies regs->flags, and so the probed context's
+ * IF; it resumes at regs->ip.
+ */
+__visible void kprobe_post_trampoline_handler(struct pt_regs *regs)
+{
+	unsigned long irq = __this_cpu_read(kprobe_ctlblk.saved_irq);
+	struct kprobe *p = __this_cpu_read(current_kprobe);
+	kprobe_post_handler_t post;
+
+	/* The int3's exit told lockdep the probed context's state. */
+	if (irq)
+		trace_hardirqs_off();
+	regs->flags |= irq;
+
+	post = READ_ONCE(p->post_handler);
+	if (post) {
+		kprobe_move_state_here(KPROBE_CPU_STEPPING, KPROBE_CPU_POST);
+		kprobe_hit_post(p, post, regs);
+		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
+	} else {
+		kprobe_move_state_here(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
+	}
+	reset_current_kprobe();
+
+	if (irq)
+		trace_hardirqs_on();
+}
+
+NOKPROBE_SYMBOL(kprobe_post_trampoline_handler);
 
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
@@ -197,6 +255,11 @@ static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
 	}
 	if (kprobe_opt_bypass(p, regs))
 		return;
+	/* Nothing to come back for: the boosted copy, nothing to save. */
+	if (p->ainsn.boostable) {
+		regs->ip = (unsigned long)p->ainsn.slot;
+		return;
+	}
 	if (!kprobe_push(kcb, p, KPROBE_CPU_REENTERED))
 		kprobe_nest_overflow(p);
 	kprobe_start_step(p, regs, kcb);
@@ -286,7 +349,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		   kcb->state != KPROBE_CPU_REENTERED))
 		return 0;
 	/* Not the copy itself, e.g. an NMI that faulted meanwhile. */
-	if (regs->ip != (unsigned long)p->ainsn.slot)
+	if (regs->ip != kprobe_step_copy(p))
 		return 0;
 
 	regs->ip = (unsigned long)p->addr;
@@ -346,35 +409,66 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
  */
 
 /*
- * Put the boosted copy of @d into @buf, which will be at @to: the
- * instruction re-aimed for @to, then a jump to the one after @addr.
- * False when either does not reach from there.
+ * Put @d's instruction, re-aimed for @to, into @buf (which will be at @to),
+ * followed by @op (jmp or call rel32) to @target.  @d is left as it was.
+ * Return: the bytes written, or 0 when the instruction or the branch does
+ * not reach from there.
  */
-static bool kprobe_fill_boost(unsigned long addr, struct kprobe_decoded *d,
-			      unsigned long to, u8 *buf)
+static unsigned int kprobe_fill_copy(unsigned long addr,
+				     const struct kprobe_decoded *d,
+				     unsigned long to, u8 op,
+				     unsigned long target, u8 *buf)
 {
+	struct kprobe_decoded copy = *d;
 	unsigned int len = d->ainsn.len;
 	/* Modulo the address space: on i386 every rel32 reaches. */
-	long rel = (long)(addr + len - (to + len + JMP32_INSN_SIZE));
+	long rel = (long)(target - (to + len + JMP32_INSN_SIZE));
 	s32 rel32 = rel;
 
-	if (rel != rel32 || kprobe_relocate_insn(d, addr, to))
-		return false;
-	memcpy(buf, d->bytes, len);
-	buf[len] = JMP32_INSN_OPCODE;
+	if (rel != rel32 || kprobe_relocate_insn(&copy, addr, to))
+		return 0;
+	memcpy(buf, copy.bytes, len);
+	buf[len] = op;
 	memcpy(&buf[len + 1], &rel32, sizeof(rel32));
+	return len + JMP32_INSN_SIZE;
+}
+
+/*
+ * The two copies of a boostable instruction (see KPROBE_POST_OFFSET) for
+ * a slot at @slot.  False if one of them cannot be made: the instruction
+ * is then stepped like any other.
+ */
+static bool kprobe_fill_boosted(unsigned long addr,
+				const struct kprobe_decoded *d,
+				unsigned long slot, u8 *buf)
+{
+	unsigned long next = addr + d->ainsn.len;
+	/* Sign-extended by the trampoline on x86-64. */
+	s32 next32 = next;
+	unsigned int n;
+
+	if ((long)next32 != (long)next)
+		return false;
+	if (!kprobe_fill_copy(addr, d, slot, JMP32_INSN_OPCODE, next, buf))
+		return false;
+	n = kprobe_fill_copy(addr, d, slot + KPROBE_POST_OFFSET,
+			     CALL_INSN_OPCODE,
+			     (unsigned long)kprobe_post_trampoline,
+			     &buf[KPROBE_POST_OFFSET]);
+	if (!n)
+		return false;
+	memcpy(&buf[KPROBE_POST_OFFSET + n], &next32, sizeof(next32));
 	return true;
 }
 
 /*
- * Fill a new slot with the (re-aimed) copies, see KPROBE_BOOST_OFFSET; the
- * rest of it is int3s.  Clears p->ainsn.boostable if the boosted copy
+ * Fill a new slot with the (re-aimed) copies, see KPROBE_POST_OFFSET; the
+ * rest of it is int3s.  Clears p->ainsn.boostable if the boosted copies
  * cannot be made.
  */
 static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 {
 	unsigned long addr = (unsigned long)p->addr;
-	struct kprobe_decoded boost = *d;
 	u8 buf[KPROBE_SLOT_BYTES];
 	kprobe_opcode_t *slot;
 	int ret;
@@ -384,17 +478,18 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 		d->reason = "no free instruction slot";
 		return -ENOMEM;
 	}
-	ret = kprobe_relocate_insn(d, addr, (unsigned long)slot);
-	if (ret)
-		goto free;
 
 	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
-	memcpy(buf, d->bytes, d->ainsn.len);
 	if (p->ainsn.boostable)
 		p->ainsn.boostable =
-			kprobe_fill_boost(addr, &boost,
-					  (unsigned long)slot + KPROBE_BOOST_OFFSET,
-					  &buf[KPROBE_BOOST_OFFSET]);
+			kprobe_fill_boosted(addr, d, (unsigned long)slot, buf);
+	if (!p->ainsn.boostable) {
+		memset(buf, INT3_INSN_OPCODE, sizeof(buf));
+		ret = kprobe_relocate_insn(d, addr, (unsigned long)slot);
+		if (ret)
+			goto free;
+		memcpy(buf, d->bytes, d->ainsn.len);
+	}
 	/* The slot is read-only executable memory; takes text_mutex. */
 	if (!text_poke_copy(slot, buf, sizeof(buf))) {
 		d->reason = "cannot write the instruction slot";
@@ -573,7 +668,8 @@ void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
  * @p: a prepared site's kprobe
  *
  * True when its slot has a boosted copy; a hit goes there whenever the
- * site has no post handler at that moment.
+ * site has no post handler at that moment, and to the post copy, which
+ * ends without a trap too, when it has one.
  *
  * Return: true if @p is boosted when it has no post handler.
  */
@@ -586,8 +682,8 @@ bool arch_kprobe_boostable(struct kprobe *p)
 /**
  * arch_remove_kprobe() - release what arch_kprobe_prepare() took
  * @p: a disarmed site's kprobe, after an RCU grace period.  No CPU is in
- *	the stepped copy any more (it runs with interrupts off); one may
- *	still be in the boosted copy, which is why the slot allocator
+ *	the stepped or post copy any more (they run with interrupts off);
+ *	one may still be in the boosted copy, which is why the slot allocator
  *	delays reuse (kprobe_slot_free()).
  */
 void arch_remove_kprobe(struct kprobe *p)

@@ -11,6 +11,7 @@
  *              after a slot step (trap path)
  *   core.c     prepare/arm/disarm/remove, the int3 and fault handlers,
  *              the per-CPU state machine, blacklist and address hooks
+ *   post_trampoline.S   the end of a boostable step with a post handler
  *   ftrace.c   probes on fentry sites, armed through ftrace
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  */
@@ -165,6 +166,9 @@ static nokprobe_inline void kprobe_run_post(struct kprobe *p,
 		kprobe_hit_post(p, post, regs);
 	}
 }
+
+/* core.c, called from post_trampoline.S */
+__visible void kprobe_post_trampoline_handler(struct pt_regs *regs);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

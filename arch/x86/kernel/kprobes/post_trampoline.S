@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The post trampoline (x86-64 and i386): the end of a step without a trap.
+ *
+ * The post copy of a boostable instruction (see KPROBE_POST_OFFSET in
+ * <asm/kprobes.h>) is "insn; call kprobe_post_trampoline; .long next".
+ * The CPU runs it in state STEPPING with EFLAGS.IF clear, so it arrives
+ * here with every register as the probed instruction left it, interrupts
+ * off, and the call's return address pointing at the word "next": the
+ * address of the instruction after the probed one.  The trampoline saves
+ * the registers as a struct pt_regs, as the trailing int3 of a stepped
+ * copy would show them (ip = next), lets kprobe_post_trampoline_handler()
+ * run the post handler and restore IF in pt_regs, restores every register
+ * and the flags, and returns to pt_regs::ip through the word that held
+ * the return address.  Nothing is left on the stack.
+ *
+ * Stack while the handler runs (higher addresses first):
+ *
+ *	probe sp:	the probed function's stack, untouched
+ *	-8:		the call's return address, replaced by next; the
+ *			trampoline's ret pops it
+ *	-16:		struct pt_regs: ss, sp (= probe sp), flags, cs,
+ *			ip (= next), orig_ax (-1), then the general
+ *			registers
+ *	%rsp:		pt_regs::r15
+ *
+ * To the ORC unwinder pt_regs is at %rsp from the moment ip is in it
+ * until the handler has returned: a stack trace taken by the post handler
+ * goes on at the probed function, right after the probed instruction.
+ * With frame pointers, %rbp holds the encoded pt_regs pointer meanwhile.
+ *
+ * i386 is the same with 4-byte words: "next" is the whole address,
+ * pt_regs runs from ss down to bx (the data segment registers are saved,
+ * never reloaded) and the handler takes pt_regs in %eax (regparm).
+ */
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/asm.h>
+#include <asm/asm-offsets.h>
+#include <asm/frame.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+#include <asm/smap.h>
+#include <asm/unwind_hints.h>
+
+#include "regs-macros.S"
+
+	.section .text, "ax"
+
+#ifdef CONFIG_X86_64
+	.code64
+
+SYM_CODE_START(kprobe_post_trampoline)
+	/* Called directly from a slot, which has no ORC data: no ENDBR. */
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+
+	/*
+	 * struct pt_regs below the return address, top down; the flags as
+	 * the copy left them (IF clear: the CPU stepped with it clear).
+	 */
+	leaq	-16(%rsp), %rsp
+	pushfq
+	pushq	$__KERNEL_CS
+	/* pt_regs::ip and ::orig_ax are filled in below */
+	leaq	-16(%rsp), %rsp
+	KPROBE_PUSH_GPRS
+	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
+	ASM_CLAC
+
+	/* next: 32 bits at the return address, sign-extended. */
+	movq	FRAME_SIZE(%rsp), %rax
+	movslq	(%rax), %rax
+	movq	%rax, RIP(%rsp)
+	movq	%rax, FRAME_SIZE(%rsp)
+	leaq	FRAME_SIZE+8(%rsp), %rax
+	movq	%rax, RSP(%rsp)
+	movq	$__KERNEL_DS, SS(%rsp)
+	movq	$-1, ORIG_RAX(%rsp)
+	ENCODE_FRAME_POINTER
+	UNWIND_HINT_REGS
+
+	movq	%rsp, %rdi
+	call	kprobe_post_trampoline_handler
+	/* A post handler may have moved ip: return there. */
+	movq	RIP(%rsp), %rax
+	movq	%rax, FRAME_SIZE(%rsp)
+	/* From here on the stack unwinds like the probed context: unknown. */
+	UNWIND_HINT_UNDEFINED
+
+	KPROBE_POP_GPRS
+	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
+	leaq	24(%rsp), %rsp
+	popfq
+	/* Over sp and ss to the word that now holds pt_regs::ip. */
+	leaq	16(%rsp), %rsp
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(kprobe_post_trampoline)
+/* For objtool, which only runs on x86-64: no standard frame here. */
+STACK_FRAME_NON_STANDARD_FP kprobe_post_trampoline
+
+#else /* !CONFIG_X86_64 */
+
+SYM_CODE_START(kprobe_post_trampoline)
+	ANNOTATE_NOENDBR
+
+	/* pt_regs::ss and ::sp, then the flags as the copy left them. */
+	leal	-8(%esp), %esp
+	pushfl
+	pushl	$__KERNEL_CS
+	/* pt_regs::ip and ::orig_ax are filled in below */
+	leal	-8(%esp), %esp
+	KPROBE_PUSH_GPRS
+	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
+	ASM_CLAC
+
+	/* next: the word at the return address. */
+	movl	PTREGS_SIZE(%esp), %eax
+	movl	(%eax), %eax
+	movl	%eax, PT_EIP(%esp)
+	movl	%eax, PTREGS_SIZE(%esp)
+	leal	PTREGS_SIZE+4(%esp), %eax
+	movl	%eax, PT_OLDESP(%esp)
+	movl	$__KERNEL_DS, PT_OLDSS(%esp)
+	movl	$-1, PT_ORIG_EAX(%esp)
+	ENCODE_FRAME_POINTER
+
+	movl	%esp, %eax
+	call	kprobe_post_trampoline_handler
+	/* A post handler may have moved ip: return there. */
+	movl	PT_EIP(%esp), %eax
+	movl	%eax, PTREGS_SIZE(%esp)
+
+	KPROBE_POP_GPRS
+	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
+	leal	12(%esp), %esp
+	popfl
+	/* Over sp and ss to the word that now holds pt_regs::ip. */
+	leal	8(%esp), %esp
+	RET
+SYM_CODE_END(kprobe_post_trampoline)
+
+#endif /* CONFIG_X86_64 */
+_ASM_NOKPROBE(kprobe_post_trampoline)

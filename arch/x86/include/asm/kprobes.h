@@ -56,7 +56,7 @@ struct kprobe;
  *   slot + 0                    insn; jmp rel32     boosted copy: back to
  *                                                   the next instruction
  *   slot + KPROBE_POST_OFFSET   insn; call rel32;   post copy: its call goes
- *                               .long next          to kprobe_post_trampoline,
+ *                               int3; .long next    to kprobe_post_trampoline,
  *                                                   which resumes at next
  *
  * Any other stepped instruction:
@@ -65,11 +65,13 @@ struct kprobe;
  *
  * "next" is the address after the probed instruction, a 32-bit word that
  * the trampoline sign-extends on x86-64 (kernel and module text are in
- * the top 2 GB).  Unused bytes are int3.
+ * the top 2 GB).  The int3 before it is where the call returns, were it
+ * ever to, and what a CPU speculating past the call meets instead of
+ * data.  Unused bytes are int3.
  */
 #define KPROBE_POST_OFFSET	(MAX_INSN_SIZE + KPROBE_JMP32_SIZE)
 #define KPROBE_SLOT_BYTES	(KPROBE_POST_OFFSET + MAX_INSN_SIZE + \
-				 KPROBE_JMP32_SIZE + sizeof(u32))
+				 KPROBE_JMP32_SIZE + 1 + sizeof(u32))
 
 /**
  * enum kprobe_insn_kind - how the probed instruction is executed

@@ -457,7 +457,8 @@ static bool kprobe_fill_boosted(unsigned long addr,
 			     &buf[KPROBE_POST_OFFSET]);
 	if (!n)
 		return false;
-	memcpy(&buf[KPROBE_POST_OFFSET + n], &next32, sizeof(next32));
+	/* buf[KPROBE_POST_OFFSET + n] stays an int3. */
+	memcpy(&buf[KPROBE_POST_OFFSET + n + 1], &next32, sizeof(next32));
 	return true;
 }
 

@@ -3,11 +3,12 @@
  * The post trampoline (x86-64 and i386): the end of a step without a trap.
  *
  * The post copy of a boostable instruction (see KPROBE_POST_OFFSET in
- * <asm/kprobes.h>) is "insn; call kprobe_post_trampoline; .long next".
+ * <asm/kprobes.h>) is "insn; call kprobe_post_trampoline; int3; .long
+ * next".
  * The CPU runs it in state STEPPING with EFLAGS.IF clear, so it arrives
  * here with every register as the probed instruction left it, interrupts
- * off, and the call's return address pointing at the word "next": the
- * address of the instruction after the probed one.  The trampoline saves
+ * off, and the call's return address pointing at the int3 before the
+ * word "next": the address of the instruction after the probed one.  The trampoline saves
  * the registers as a struct pt_regs, as the trailing int3 of a stepped
  * copy would show them (ip = next), lets kprobe_post_trampoline_handler()
  * run the post handler and restore IF in pt_regs, restores every register
@@ -68,9 +69,9 @@ SYM_CODE_START(kprobe_post_trampoline)
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
 
-	/* next: 32 bits at the return address, sign-extended. */
+	/* next: 32 bits after the int3 at the return address, sign-extended. */
 	movq	FRAME_SIZE(%rsp), %rax
-	movslq	(%rax), %rax
+	movslq	1(%rax), %rax
 	movq	%rax, RIP(%rsp)
 	movq	%rax, FRAME_SIZE(%rsp)
 	leaq	FRAME_SIZE+8(%rsp), %rax
@@ -115,9 +116,9 @@ SYM_CODE_START(kprobe_post_trampoline)
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
 
-	/* next: the word at the return address. */
+	/* next: the word after the int3 at the return address. */
 	movl	PTREGS_SIZE(%esp), %eax
-	movl	(%eax), %eax
+	movl	1(%eax), %eax
 	movl	%eax, PT_EIP(%esp)
 	movl	%eax, PTREGS_SIZE(%esp)
 	leal	PTREGS_SIZE+4(%esp), %eax

@@ -20,6 +20,7 @@
 
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
 #include <linux/kprobes.h>
@@ -120,10 +121,14 @@ static bool kpopt_regs_ok(struct kprobe *p, struct pt_regs *regs)
 	/* The targets push nothing: kpopt_invoke()'s return is on top. */
 	unsigned long ret = *(unsigned long *)regs->sp;
 
+	/*
+	 * The targets run with interrupts on.  The int3 exception, entered
+	 * like an NMI, turns them off; a detour leaves them on.
+	 */
 	return regs->ip == (unsigned long)p->addr + INT3_INSN_SIZE &&
 	       ret == kpopt_invoke_ret_addr &&
-	       (regs->flags & X86_EFLAGS_IF) && irqs_disabled() &&
-	       !preemptible();
+	       (regs->flags & X86_EFLAGS_IF) &&
+	       irqs_disabled() == !!in_nmi() && !preemptible();
 }
 
 static int kpopt_pre(struct kprobe *p, struct pt_regs *regs)

@@ -10,9 +10,9 @@
  * A detour is entered by the "jmp rel32" that replaced the probed
  * instruction, with every register as it was at the probe address.  It
  * builds a struct pt_regs as an int3 would show it, calls
- * arch_optprobe_handler() with interrupts off, restores every register
- * (and the flags) from the pt_regs, and falls through to the copy of the
- * region.
+ * arch_optprobe_handler() with interrupts as the probed context had them
+ * (the handler disables preemption), restores every register (and the
+ * flags) from the pt_regs, and falls through to the copy of the region.
  *
  * Stack while the handler runs (higher addresses first):
  *
@@ -58,11 +58,10 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 
 	/*
 	 * Room for the unwinders' frame and for pt_regs::ss and ::sp: lea
-	 * leaves the flags alone, and they go into pt_regs next, before cli.
+	 * leaves the flags alone, and they go into pt_regs next.
 	 */
 	leaq	-32(%rsp), %rsp
 	pushfq
-	cli
 	pushq	$__KERNEL_CS
 	/* pt_regs::ip and ::orig_ax are filled in below */
 	leaq	-16(%rsp), %rsp
@@ -95,7 +94,7 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	UNWIND_HINT_UNDEFINED
 
 	KPROBE_POP_GPRS
-	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
+	/* Over orig_ax, ip and cs to the flags. */
 	leaq	24(%rsp), %rsp
 	popfq
 	/* Over sp, ss and the unwinders' frame: back at the probe's sp. */
@@ -112,10 +111,9 @@ STACK_FRAME_NON_STANDARD_FP kprobe_detour_template
 SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	ANNOTATE_NOENDBR
 
-	/* The unwinders' frame, pt_regs::ss and ::sp; flags next, then cli. */
+	/* The unwinders' frame, pt_regs::ss and ::sp; flags next. */
 	leal	-16(%esp), %esp
 	pushfl
-	cli
 	pushl	$__KERNEL_CS
 	/* pt_regs::ip and ::orig_ax are filled in below */
 	leal	-8(%esp), %esp
@@ -145,7 +143,7 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 .Ldetour_call_end:
 
 	KPROBE_POP_GPRS
-	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
+	/* Over orig_ax, ip and cs to the flags. */
 	leal	12(%esp), %esp
 	popfl
 	/* Over sp, ss and the unwinders' frame: back at the probe's sp. */

@@ -195,6 +195,14 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri,
  * and runs it as a breakpoint hit would.
  */
 int arch_prepare_kprobe_ftrace(struct kprobe *p);
+/*
+ * Weak, default 0: a trampoline of the architecture's own for the core's
+ * ftrace_ops (locked).  ftrace calls it straight from the fentry call of
+ * a probed function that nothing else traces, instead of its generic
+ * caller and the callback; it saves pt_regs, finds the site with
+ * kprobe_hit_find() and runs it as kprobe_ftrace_handler() would.
+ */
+unsigned long arch_kprobe_ftrace_trampoline(void);
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
 

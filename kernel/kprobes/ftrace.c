@@ -6,7 +6,13 @@
  * patching.  Instead the site's ip joins the filter of one ftrace_ops whose
  * callback, kprobe_ftrace_handler() (arch code), looks the site up and runs
  * its handlers as if the breakpoint had hit.  The ops is registered while
- * at least one ftrace site is armed.
+ * at least one ftrace site is armed.  Where the architecture has one, the
+ * ops also has a trampoline of its own (arch_kprobe_ftrace_trampoline()),
+ * which ftrace calls straight from the fentry call of a function that no
+ * other ftrace_ops traces: such a hit skips ftrace's generic caller and
+ * the callback.  Other users of the function (the function tracer, a
+ * live patch, a BPF trampoline) are never kept out: with them ftrace
+ * calls its own caller, and that the callback.
  *
  * Ordering matters because an ops with an empty filter traces every
  * function: the first ip is added before the ops is registered, and the ops
@@ -28,12 +34,31 @@
  * flag would keep probes off functions that have an ftrace direct call
  * or a live patch.
  */
+/*
+ * FTRACE_OPS_FL_RECURSION: kprobe_ftrace_handler() takes ftrace's
+ * recursion lock itself; without the flag ftrace would wrap it in a
+ * second one.  The trampoline, if the architecture has one, is set before
+ * the first registration and never changes.
+ */
 static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 	.func	= kprobe_ftrace_handler,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION,
 };
 
 static unsigned int kprobe_ftrace_users;
+
+/**
+ * arch_kprobe_ftrace_trampoline() - the architecture's trampoline for the
+ *	core's ftrace_ops
+ *
+ * The default: none; ftrace calls kprobe_ftrace_handler() from its own.
+ *
+ * Return: the trampoline's address, or 0.
+ */
+unsigned long __weak arch_kprobe_ftrace_trampoline(void)
+{
+	return 0;
+}
 
 int kprobe_ftrace_arm(struct kprobe_site *site)
 {
@@ -48,6 +73,9 @@ int kprobe_ftrace_arm(struct kprobe_site *site)
 		return ret;
 	}
 	if (!kprobe_ftrace_users) {
+		if (!kprobe_ftrace_ops.trampoline)
+			kprobe_ftrace_ops.trampoline =
+				arch_kprobe_ftrace_trampoline();
 		ret = register_ftrace_function(&kprobe_ftrace_ops);
 		if (ret) {
 			pr_warn("cannot register the kprobes ftrace_ops (%d)\n",

@@ -8,6 +8,8 @@
  *                              counting handlers, decoded target text
  *   kprobes_kunit_api.c        suite "kprobes_api" (struct kprobe)
  *   kprobes_kunit_kretprobe.c  suite "kprobes_api_kretprobe"
+ *   kprobes_kunit_ftrace.c     suite "kprobes_ftrace" (probes on ftrace
+ *                              call sites next to other ftrace users)
  *   kprobes_kunit_boost.c      suites "kprobes_boost", "kprobes_batch"
  *                              (x86: boosted execution, white-box)
  *   kprobes_kunit_opt.c        suite "kprobes_opt" (jump optimization,

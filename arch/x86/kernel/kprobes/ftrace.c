@@ -3,9 +3,11 @@
  * x86 kprobes on ftrace sites.
  *
  * A probe on a function's fentry call is armed by the core attaching an
- * ftrace_ops (kernel/kprobes/ftrace.c) instead of writing an int3;
- * ftrace_regs_caller passes a full pt_regs.  The hit itself is
- * <asm-generic/kprobes-ftrace.h>'s, shared with powerpc.
+ * ftrace_ops (kernel/kprobes/ftrace.c) instead of writing an int3.  On
+ * x86-64 the ops has a trampoline of its own, ftrace_tramp.S, which the
+ * fentry call of a function with no other ftrace user calls directly;
+ * otherwise ftrace_regs_caller passes a full pt_regs to the ops' callback.
+ * The hit itself is <asm-generic/kprobes-ftrace.h>'s, shared with powerpc.
  *
  * This file is built without the fentry hook (see Makefile): the handler
  * is ftrace's callback and must not trace itself.
@@ -30,6 +32,52 @@ int arch_prepare_kprobe_ftrace(struct kprobe *p)
 	p->ainsn.slot = NULL;
 	return 0;
 }
+
+/**
+ * arch_kprobe_ftrace_trampoline() - the trampoline of the core's ftrace_ops
+ *
+ * Return: kprobe_ftrace_tramp on x86-64, 0 (ftrace's own) on i386.
+ */
+unsigned long arch_kprobe_ftrace_trampoline(void)
+{
+	if (!IS_ENABLED(CONFIG_X86_64))
+		return 0;
+	return (unsigned long)kprobe_ftrace_tramp;
+}
+
+/**
+ * kprobe_ftrace_tramp_handler() - the hit of a site called from its trampoline
+ * @regs: built by kprobe_ftrace_tramp; ip is where the fentry call returns
+ *
+ * ftrace calls the trampoline only from a site that has no other ftrace
+ * user, so ip is just past the site's call, not where a live patch would
+ * send it (that makes two users: the live patch goes through
+ * kprobe_ftrace_handler()).  Runs with interrupts as the probed function
+ * was entered.  There is no ftrace recursion lock: the trampoline and
+ * this are not traced, and a hit while this CPU runs a probe (a handler
+ * calling the probed function, an NMI) only counts as missed, as at a
+ * breakpoint.  Preemption is disabled before the site is looked up: that
+ * keeps the per-CPU state ours and makes this an RCU reader.  A site
+ * already gone (a task preempted before that point) is not run.
+ */
+__visible void kprobe_ftrace_tramp_handler(struct pt_regs *regs)
+{
+	unsigned long ip = regs->ip - MCOUNT_INSN_SIZE;
+	struct kprobe *p;
+
+	preempt_disable_notrace();
+	p = kprobe_hit_find(ip);
+	if (p && !kprobe_disabled(p)) {
+		if (unlikely(kprobe_running()))
+			kprobes_inc_nmissed_count(p);
+		else
+			kprobe_ftrace_hit(p, regs, ip + INT3_INSN_SIZE,
+					  ip + MCOUNT_INSN_SIZE);
+	}
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(kprobe_ftrace_tramp_handler);
 
 /**
  * kprobe_ftrace_handler() - ftrace callback of the sites armed through ftrace

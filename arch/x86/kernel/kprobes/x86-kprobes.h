@@ -13,6 +13,7 @@
  *              the per-CPU state machine, blacklist and address hooks
  *   post_trampoline.S   the end of a boostable step with a post handler
  *   ftrace.c   probes on fentry sites, armed through ftrace
+ *   ftrace_tramp.S   the trampoline of their ftrace_ops (x86-64)
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  */
 #ifndef _X86_KERNEL_KPROBES_H
@@ -169,6 +170,11 @@ static nokprobe_inline void kprobe_run_post(struct kprobe *p,
 
 /* core.c, called from post_trampoline.S */
 __visible void kprobe_post_trampoline_handler(struct pt_regs *regs);
+
+/* ftrace_tramp.S: called by ftrace's fentry calls, never from C */
+asmlinkage void kprobe_ftrace_tramp(void);
+/* ftrace.c, called from ftrace_tramp.S */
+__visible void kprobe_ftrace_tramp_handler(struct pt_regs *regs);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Suite "kprobes_ftrace" (CONFIG_KPROBES_ON_FTRACE; kprobes_kunit.h has
+ * the layout): a probe on a function's ftrace call next to the other
+ * users ftrace lets on the same function, a plain ftrace_ops and one that
+ * moves the instruction pointer (what a live patch does), registered
+ * before and after the probe.  On x86-64 kprobes' ftrace_ops has a
+ * trampoline of its own: the text must show the fentry call going there
+ * exactly while the probe is the function's only ftrace user.
+ */
+
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
+
+#include "kprobes_kunit.h"
+
+/* x86: "call rel32" */
+#define KPFT_CALL_LEN	5
+
+/**
+ * struct kpft_ops - an ftrace_ops on a kpkt target, counting its calls
+ * @ops: the ops; SAVE_REGS, plus IPMODIFY when @to is set
+ * @to: if set, every call of the target goes there instead
+ * @hits: callback calls
+ */
+struct kpft_ops {
+	struct ftrace_ops ops;
+	unsigned long to;
+	atomic_t hits;
+};
+
+static notrace void kpft_ops_func(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op,
+				  struct ftrace_regs *fregs)
+{
+	struct kpft_ops *o = container_of(op, struct kpft_ops, ops);
+
+	atomic_inc(&o->hits);
+	if (o->to)
+		ftrace_regs_set_instruction_pointer(fregs, o->to);
+}
+
+static void kpft_ops_release(void *data)
+{
+	struct kpft_ops *o = data;
+
+	unregister_ftrace_function(&o->ops);
+	ftrace_free_filter(&o->ops);
+}
+
+/* Register an ftrace_ops on @fn, released when the case ends. */
+static struct kpft_ops *kpft_ops_add(struct kunit *test, kpkt_fn_t fn,
+				     kpkt_fn_t to)
+{
+	struct kpft_ops *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	o->ops.func = kpft_ops_func;
+	o->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	if (to) {
+		o->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
+		o->to = (unsigned long)to;
+	}
+	ret = ftrace_set_filter_ip(&o->ops, ftrace_location((unsigned long)fn),
+				   0, 0);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = register_ftrace_function(&o->ops);
+	if (ret)
+		ftrace_free_filter(&o->ops);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "register_ftrace_function(%ps)", fn);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpft_ops_release,
+							o), 0);
+	return o;
+}
+
+/* A probe on kpkt_arith's entry, which must be its ftrace call. */
+static struct kpkt_probe *kpft_probe_add(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, kprobe_ftrace(&pp->kp),
+			      "%pS is not probed through ftrace", pp->kp.addr);
+	KUNIT_EXPECT_EQ(test, (unsigned long)pp->kp.addr,
+			ftrace_location((unsigned long)kpkt_arith));
+	return pp;
+}
+
+static int kpft_init(struct kunit *test)
+{
+	if (!ftrace_location((unsigned long)kpkt_arith))
+		kunit_skip(test, "kpkt_arith has no ftrace call site");
+	return kpkt_case_init(test);
+}
+
+/*
+ * Whether the call at @site goes to the trampoline of kprobes' ftrace_ops
+ * (x86-64: "call rel32" to kprobe_ftrace_tramp).
+ */
+static bool kpft_calls_tramp(unsigned long site)
+{
+	char name[KSYM_SYMBOL_LEN];
+	u8 call[KPFT_CALL_LEN];
+	s32 rel;
+
+	if (copy_from_kernel_nofault(call, (void *)site, sizeof(call)) ||
+	    call[0] != 0xe8)
+		return false;
+	memcpy(&rel, &call[1], sizeof(rel));
+	snprintf(name, sizeof(name), "%ps", (void *)(site + sizeof(call) + rel));
+	return !strcmp(name, "kprobe_ftrace_tramp");
+}
+
+/*
+ * The text says how a site is reached: on x86-64 the fentry call of a
+ * probed function that nothing else traces goes to kprobes' trampoline;
+ * with another ftrace_ops on the function it goes to ftrace's caller, and
+ * back to the trampoline when that ops leaves; never once the probe is
+ * gone.  The probe hits every call throughout.
+ */
+static void kpft_trampoline_in_text(struct kunit *test)
+{
+	struct kpkt_probe *pp;
+	struct kpkt_ref ref;
+	struct kpft_ops *o;
+	unsigned long site;
+
+	if (!IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "kprobes have no ftrace trampoline here");
+	kpkt_ref_init(&ref, kpkt_arith);
+	site = ftrace_location((unsigned long)kpkt_arith);
+	KUNIT_EXPECT_FALSE(test, kpft_calls_tramp(site));
+
+	pp = kpft_probe_add(test);
+	KUNIT_EXPECT_TRUE_MSG(test, kpft_calls_tramp(site), "%pS: %*ph",
+			      (void *)site, KPFT_CALL_LEN, (void *)site);
+	kpkt_check_probe(test, pp, &ref, true);
+
+	o = kpft_ops_add(test, kpkt_arith, NULL);
+	KUNIT_EXPECT_FALSE(test, kpft_calls_tramp(site));
+	kpkt_check_probe(test, pp, &ref, true);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->hits), KPKT_NARGS);
+
+	kunit_release_action(test, kpft_ops_release, o);
+	KUNIT_EXPECT_TRUE(test, kpft_calls_tramp(site));
+	kpkt_check_probe(test, pp, &ref, true);
+
+	kpkt_unregister(test, &pp->kp);
+	KUNIT_EXPECT_FALSE(test, kpft_calls_tramp(site));
+	KUNIT_EXPECT_EQ(test, kpkt_run(test, &ref, "unprobed"), KPKT_NARGS);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), KPKT_NARGS);
+}
+
+/* A plain ftrace_ops on the probed function, before or after the probe. */
+static void kpft_with_ops(struct kunit *test, bool ops_first)
+{
+	struct kpkt_probe *pp = NULL;
+	struct kpft_ops *o;
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	if (!ops_first)
+		pp = kpft_probe_add(test);
+	o = kpft_ops_add(test, kpkt_arith, NULL);
+	if (ops_first)
+		pp = kpft_probe_add(test);
+
+	kpkt_check_probe(test, pp, &ref, true);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->hits), KPKT_NARGS);
+
+	/* Either one alone again. */
+	kpkt_unregister(test, &pp->kp);
+	kpkt_run(test, &ref, "ops alone");
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->hits), 2 * KPKT_NARGS);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), KPKT_NARGS);
+}
+
+static void kpft_ops_then_probe(struct kunit *test)
+{
+	kpft_with_ops(test, true);
+}
+
+static void kpft_probe_then_ops(struct kunit *test)
+{
+	kpft_with_ops(test, false);
+}
+
+/*
+ * An ftrace_ops that sends every call of kpkt_arith to kpkt_alt, as a live
+ * patch would: the probe still sees each call at kpkt_arith's entry, and
+ * the callers get kpkt_alt's results.
+ */
+static void kpft_with_ipmodify(struct kunit *test, bool ops_first)
+{
+	struct kpkt_probe *pp = NULL;
+	struct kpkt_ref alt;
+	struct kpft_ops *o;
+	int calls;
+
+	kpkt_ref_init(&alt, kpkt_alt);
+	alt.fn = kpkt_arith;
+	if (!ops_first)
+		pp = kpft_probe_add(test);
+	o = kpft_ops_add(test, kpkt_arith, kpkt_alt);
+	if (ops_first)
+		pp = kpft_probe_add(test);
+
+	calls = kpkt_run(test, &alt, "patched to kpkt_alt and probed");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
+	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), calls);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->hits), calls);
+	KUNIT_EXPECT_EQ(test, pp->arg0, (unsigned long)kpkt_args[calls - 1]);
+	KUNIT_EXPECT_EQ(test, pp->kp.nmissed, 0UL);
+
+	/* The patch alone again. */
+	kpkt_unregister(test, &pp->kp);
+	kpkt_run(test, &alt, "patched to kpkt_alt");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
+}
+
+static void kpft_ipmodify_then_probe(struct kunit *test)
+{
+	kpft_with_ipmodify(test, true);
+}
+
+static void kpft_probe_then_ipmodify(struct kunit *test)
+{
+	kpft_with_ipmodify(test, false);
+}
+
+static struct kunit_case kpft_cases[] = {
+	KUNIT_CASE(kpft_trampoline_in_text),
+	KUNIT_CASE(kpft_ops_then_probe),
+	KUNIT_CASE(kpft_probe_then_ops),
+	KUNIT_CASE(kpft_ipmodify_then_probe),
+	KUNIT_CASE(kpft_probe_then_ipmodify),
+	{}
+};
+
+static struct kunit_suite kpft_suite = {
+	.name = "kprobes_ftrace",
+	.init = kpft_init,
+	.test_cases = kpft_cases,
+};
+
+kunit_test_suite(kpft_suite);

@@ -36,10 +36,12 @@ static notrace void kpft_ops_func(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_regs *fregs)
 {
 	struct kpft_ops *o = container_of(op, struct kpft_ops, ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
 
 	atomic_inc(&o->hits);
-	if (o->to)
-		ftrace_regs_set_instruction_pointer(fregs, o->to);
+	/* SAVE_REGS: regs, also where ftrace_regs cannot set ip (i386). */
+	if (o->to && regs)
+		instruction_pointer_set(regs, o->to);
 }
 
 static void kpft_ops_release(void *data)

@@ -53,20 +53,10 @@ SYM_CODE_START(kprobe_ftrace_tramp)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 
-	/* struct pt_regs below the return address, top down. */
-	leaq	-16(%rsp), %rsp
-	pushfq
-	pushq	$__KERNEL_CS
-	/* pt_regs::ip and ::orig_ax are filled in below */
-	leaq	-16(%rsp), %rsp
-	KPROBE_PUSH_GPRS
-
+	/* struct pt_regs below the return address; ip is that address. */
+	KPROBE_PUSH_PTREGS
 	movq	FRAME_SIZE(%rsp), %rax
 	movq	%rax, RIP(%rsp)
-	leaq	FRAME_SIZE+8(%rsp), %rax
-	movq	%rax, RSP(%rsp)
-	movq	$__KERNEL_DS, SS(%rsp)
-	movq	$-1, ORIG_RAX(%rsp)
 	ENCODE_FRAME_POINTER
 	UNWIND_HINT_REGS
 
@@ -77,12 +67,8 @@ SYM_CODE_START(kprobe_ftrace_tramp)
 	movq	%rax, FRAME_SIZE(%rsp)
 	UNWIND_HINT_UNDEFINED
 
-	KPROBE_POP_GPRS
-	/* Over orig_ax, ip and cs to the flags. */
-	leaq	24(%rsp), %rsp
-	popfq
-	/* Over sp and ss to the word that now holds pt_regs::ip. */
-	leaq	16(%rsp), %rsp
+	/* Down to the word that now holds pt_regs::ip. */
+	KPROBE_POP_PTREGS
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(kprobe_ftrace_tramp)

@@ -54,27 +54,15 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	pushq	$arch_kretprobe_trampoline
 	UNWIND_HINT_FUNC
 
-	/* struct pt_regs, top down; flags before anything changes them. */
-	leaq	-16(%rsp), %rsp
-	pushfq
-	pushq	$__KERNEL_CS
-	pushq	$arch_kretprobe_trampoline
-	pushq	$-1
-	KPROBE_PUSH_GPRS
-	movq	$__KERNEL_DS, SS(%rsp)
-	leaq	FRAME_SIZE+8(%rsp), %rax
-	movq	%rax, RSP(%rsp)
+	/* struct pt_regs below the slot; flags before anything changes them. */
+	KPROBE_PUSH_PTREGS ip=arch_kretprobe_trampoline
 	ENCODE_FRAME_POINTER
 
 	movq	%rsp, %rdi
 	call	arch_kretprobe_trampoline_callback
 	movq	%rax, FRAME_SIZE(%rsp)
 
-	KPROBE_POP_GPRS
-	/* Past orig_ax, ip and cs to the flags; then past sp and ss. */
-	leaq	24(%rsp), %rsp
-	popfq
-	leaq	16(%rsp), %rsp
+	KPROBE_POP_PTREGS
 	RET
 SYM_CODE_END(arch_kretprobe_trampoline)
 /* For objtool, which only runs on x86-64: no standard frame here. */
@@ -88,27 +76,15 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	/* Take the popped slot back; the real return address goes there. */
 	pushl	$arch_kretprobe_trampoline
 
-	/* struct pt_regs, top down; flags before anything changes them. */
-	leal	-8(%esp), %esp
-	pushfl
-	pushl	$__KERNEL_CS
-	pushl	$arch_kretprobe_trampoline
-	pushl	$-1
-	KPROBE_PUSH_GPRS
-	movl	$__KERNEL_DS, PT_OLDSS(%esp)
-	leal	PTREGS_SIZE+4(%esp), %eax
-	movl	%eax, PT_OLDESP(%esp)
+	/* struct pt_regs below the slot; flags before anything changes them. */
+	KPROBE_PUSH_PTREGS ip=arch_kretprobe_trampoline
 	ENCODE_FRAME_POINTER
 
 	movl	%esp, %eax
 	call	arch_kretprobe_trampoline_callback
 	movl	%eax, PTREGS_SIZE(%esp)
 
-	KPROBE_POP_GPRS
-	/* Past orig_ax, ip and cs to the flags; then past sp and ss. */
-	leal	12(%esp), %esp
-	popfl
-	leal	8(%esp), %esp
+	KPROBE_POP_PTREGS
 	RET
 SYM_CODE_END(arch_kretprobe_trampoline)
 

@@ -57,25 +57,16 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	ANNOTATE_NOENDBR
 
 	/*
-	 * Room for the unwinders' frame and for pt_regs::ss and ::sp: lea
-	 * leaves the flags alone, and they go into pt_regs next.
+	 * pt_regs below room for the unwinders' frame (lea leaves the flags
+	 * alone, and they go into pt_regs); ip is filled in below.
 	 */
-	leaq	-32(%rsp), %rsp
-	pushfq
-	pushq	$__KERNEL_CS
-	/* pt_regs::ip and ::orig_ax are filled in below */
-	leaq	-16(%rsp), %rsp
-	KPROBE_PUSH_GPRS
+	KPROBE_PUSH_PTREGS room=2 above=2
 	UNWIND_HINT_REGS
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
 
 	movq	%rbp, FRAME_SIZE(%rsp)
 	leaq	FRAME_SIZE(%rsp), %rbp
-	leaq	16(%rbp), %rax
-	movq	%rax, RSP(%rsp)
-	movq	$__KERNEL_DS, SS(%rsp)
-	movq	$-1, ORIG_RAX(%rsp)
 
 	/* Per probe: the address after its (virtual) int3. */
 	movabsq	$0, %rax
@@ -93,12 +84,8 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	/* From here on the stack unwinds like the probed context: unknown. */
 	UNWIND_HINT_UNDEFINED
 
-	KPROBE_POP_GPRS
-	/* Over orig_ax, ip and cs to the flags. */
-	leaq	24(%rsp), %rsp
-	popfq
-	/* Over sp, ss and the unwinders' frame: back at the probe's sp. */
-	leaq	32(%rsp), %rsp
+	/* Over the unwinders' frame too: back at the probe's sp. */
+	KPROBE_POP_PTREGS room=2
 .Ldetour_end:
 	/* The copy of the region goes here in a detour; never reached here. */
 	ud2
@@ -111,22 +98,13 @@ STACK_FRAME_NON_STANDARD_FP kprobe_detour_template
 SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	ANNOTATE_NOENDBR
 
-	/* The unwinders' frame, pt_regs::ss and ::sp; flags next. */
-	leal	-16(%esp), %esp
-	pushfl
-	pushl	$__KERNEL_CS
-	/* pt_regs::ip and ::orig_ax are filled in below */
-	leal	-8(%esp), %esp
-	KPROBE_PUSH_GPRS
+	/* pt_regs below room for the unwinders' frame; ip below. */
+	KPROBE_PUSH_PTREGS room=2 above=2
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
 
 	movl	%ebp, PTREGS_SIZE(%esp)
 	leal	PTREGS_SIZE(%esp), %ebp
-	leal	8(%ebp), %eax
-	movl	%eax, PT_OLDESP(%esp)
-	movl	$__KERNEL_DS, PT_OLDSS(%esp)
-	movl	$-1, PT_ORIG_EAX(%esp)
 
 	/* Per probe: the address after its (virtual) int3. */
 	movl	$0, %eax
@@ -142,12 +120,8 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	call	arch_optprobe_handler
 .Ldetour_call_end:
 
-	KPROBE_POP_GPRS
-	/* Over orig_ax, ip and cs to the flags. */
-	leal	12(%esp), %esp
-	popfl
-	/* Over sp, ss and the unwinders' frame: back at the probe's sp. */
-	leal	16(%esp), %esp
+	/* Over the unwinders' frame too: back at the probe's sp. */
+	KPROBE_POP_PTREGS room=2
 .Ldetour_end:
 	/* The copy of the region goes here in a detour; never reached here. */
 	ud2

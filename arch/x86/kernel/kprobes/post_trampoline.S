@@ -57,15 +57,10 @@ SYM_CODE_START(kprobe_post_trampoline)
 	ANNOTATE_NOENDBR
 
 	/*
-	 * struct pt_regs below the return address, top down; the flags as
-	 * the copy left them (IF clear: the CPU stepped with it clear).
+	 * struct pt_regs below the return address; the flags as the copy
+	 * left them (IF clear: the CPU stepped with it clear).
 	 */
-	leaq	-16(%rsp), %rsp
-	pushfq
-	pushq	$__KERNEL_CS
-	/* pt_regs::ip and ::orig_ax are filled in below */
-	leaq	-16(%rsp), %rsp
-	KPROBE_PUSH_GPRS
+	KPROBE_PUSH_PTREGS
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
 
@@ -74,10 +69,6 @@ SYM_CODE_START(kprobe_post_trampoline)
 	movslq	1(%rax), %rax
 	movq	%rax, RIP(%rsp)
 	movq	%rax, FRAME_SIZE(%rsp)
-	leaq	FRAME_SIZE+8(%rsp), %rax
-	movq	%rax, RSP(%rsp)
-	movq	$__KERNEL_DS, SS(%rsp)
-	movq	$-1, ORIG_RAX(%rsp)
 	ENCODE_FRAME_POINTER
 	UNWIND_HINT_REGS
 
@@ -89,12 +80,11 @@ SYM_CODE_START(kprobe_post_trampoline)
 	/* From here on the stack unwinds like the probed context: unknown. */
 	UNWIND_HINT_UNDEFINED
 
-	KPROBE_POP_GPRS
-	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
-	leaq	24(%rsp), %rsp
-	popfq
-	/* Over sp and ss to the word that now holds pt_regs::ip. */
-	leaq	16(%rsp), %rsp
+	/*
+	 * The flags turn IF back on; down to the word that now holds
+	 * pt_regs::ip.
+	 */
+	KPROBE_POP_PTREGS
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(kprobe_post_trampoline)
@@ -106,13 +96,8 @@ STACK_FRAME_NON_STANDARD_FP kprobe_post_trampoline
 SYM_CODE_START(kprobe_post_trampoline)
 	ANNOTATE_NOENDBR
 
-	/* pt_regs::ss and ::sp, then the flags as the copy left them. */
-	leal	-8(%esp), %esp
-	pushfl
-	pushl	$__KERNEL_CS
-	/* pt_regs::ip and ::orig_ax are filled in below */
-	leal	-8(%esp), %esp
-	KPROBE_PUSH_GPRS
+	/* pt_regs, the flags as the copy left them. */
+	KPROBE_PUSH_PTREGS
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
 
@@ -121,10 +106,6 @@ SYM_CODE_START(kprobe_post_trampoline)
 	movl	1(%eax), %eax
 	movl	%eax, PT_EIP(%esp)
 	movl	%eax, PTREGS_SIZE(%esp)
-	leal	PTREGS_SIZE+4(%esp), %eax
-	movl	%eax, PT_OLDESP(%esp)
-	movl	$__KERNEL_DS, PT_OLDSS(%esp)
-	movl	$-1, PT_ORIG_EAX(%esp)
 	ENCODE_FRAME_POINTER
 
 	movl	%esp, %eax
@@ -133,12 +114,8 @@ SYM_CODE_START(kprobe_post_trampoline)
 	movl	PT_EIP(%esp), %eax
 	movl	%eax, PTREGS_SIZE(%esp)
 
-	KPROBE_POP_GPRS
-	/* Over orig_ax, ip and cs to the flags, which turn IF back on. */
-	leal	12(%esp), %esp
-	popfl
-	/* Over sp and ss to the word that now holds pt_regs::ip. */
-	leal	8(%esp), %esp
+	/* IF back on; down to the word that now holds pt_regs::ip. */
+	KPROBE_POP_PTREGS
 	RET
 SYM_CODE_END(kprobe_post_trampoline)
 

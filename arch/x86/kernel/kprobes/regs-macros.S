@@ -1,9 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The general-purpose part of a struct pt_regs, pushed and popped by the
- * kprobes trampolines (kretprobe_trampoline.S, opt_detour.S).  The order
- * is struct pt_regs' from di down to r15 (on i386 from gs down to bx), so
- * that after KPROBE_PUSH_GPRS the stack pointer is a struct pt_regs *.
+ * The struct pt_regs frame of the kprobes trampolines (post_trampoline.S,
+ * opt_detour.S, ftrace_tramp.S, kretprobe_trampoline.S).
+ *
+ * KPROBE_PUSH_GPRS / KPROBE_POP_GPRS push and pop the general-purpose
+ * part, in struct pt_regs' order from di down to r15 (on i386 from gs down
+ * to bx), so that after KPROBE_PUSH_GPRS the stack pointer is a struct
+ * pt_regs *.
+ *
+ * KPROBE_PUSH_PTREGS builds the whole frame below the stack pointer, as
+ * an int3 at the probed context would show it:
+ *
+ *	probed sp:	\above words (a return address, an unwinder frame),
+ *			\room of them pushed here, right above ss
+ *	pt_regs:	ss = __KERNEL_DS, sp = the probed sp, flags as they
+ *			are, cs = __KERNEL_CS, ip = \ip (if given, else left
+ *			for the caller), orig_ax = -1, the general registers
+ *
+ * It clobbers %rax (%eax), saved before.  KPROBE_POP_PTREGS \room takes
+ * it down again: every general register and the flags from pt_regs, and
+ * the stack pointer back to the \above words.  What the trampolines
+ * fill in between (ip, the unwinders' frame) and their unwind hints stay
+ * with them.
  *
  * Assembler only: included by those .S files, never built on its own.
  */
@@ -47,6 +65,30 @@
 	popq	%rsi
 	popq	%rdi
 .endm
+
+.macro KPROBE_PUSH_PTREGS room=0 above=1 ip
+	leaq	-(16 + 8 * \room)(%rsp), %rsp
+	pushfq
+	pushq	$__KERNEL_CS
+	.ifnb \ip
+	pushq	$\ip
+	.else
+	leaq	-8(%rsp), %rsp
+	.endif
+	pushq	$-1
+	KPROBE_PUSH_GPRS
+	movq	$__KERNEL_DS, SS(%rsp)
+	leaq	FRAME_SIZE + 8 * \above(%rsp), %rax
+	movq	%rax, RSP(%rsp)
+.endm
+
+.macro KPROBE_POP_PTREGS room=0
+	KPROBE_POP_GPRS
+	/* Over orig_ax, ip and cs to the flags; then over sp, ss, \room. */
+	leaq	24(%rsp), %rsp
+	popfq
+	leaq	16 + 8 * \room(%rsp), %rsp
+.endm
 #else /* !CONFIG_X86_64 */
 /*
  * i386: struct pt_regs from gs down to bx.  The data segment registers
@@ -77,6 +119,30 @@
 	popl	%eax
 	/* Over ds, es, fs and gs. */
 	leal	16(%esp), %esp
+.endm
+
+.macro KPROBE_PUSH_PTREGS room=0 above=1 ip
+	leal	-(8 + 4 * \room)(%esp), %esp
+	pushfl
+	pushl	$__KERNEL_CS
+	.ifnb \ip
+	pushl	$\ip
+	.else
+	leal	-4(%esp), %esp
+	.endif
+	pushl	$-1
+	KPROBE_PUSH_GPRS
+	movl	$__KERNEL_DS, PT_OLDSS(%esp)
+	leal	PTREGS_SIZE + 4 * \above(%esp), %eax
+	movl	%eax, PT_OLDESP(%esp)
+.endm
+
+.macro KPROBE_POP_PTREGS room=0
+	KPROBE_POP_GPRS
+	/* Over orig_ax, ip and cs to the flags; then over sp, ss, \room. */
+	leal	12(%esp), %esp
+	popfl
+	leal	8 + 4 * \room(%esp), %esp
 .endm
 #endif /* CONFIG_X86_64 */
 

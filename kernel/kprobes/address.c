@@ -195,6 +195,20 @@ int kprobe_check_func_entry(struct kprobe *p)
 	return ret;
 }
 
+bool kprobe_jump_label_reserved(void *start, void *end)
+{
+	struct module *mod;
+
+	preempt_disable();
+	mod = __module_text_address((unsigned long)start);
+	preempt_enable();
+	/* Pinned by the caller: @mod stays valid. */
+	if (mod)
+		return kprobe_module_jump_reserved(mod, (unsigned long)start,
+						   (unsigned long)end);
+	return jump_label_text_reserved(start, end);
+}
+
 int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
 {
 	unsigned long addr = (unsigned long)t->addr;
@@ -223,7 +237,7 @@ int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)
 	}
 
 	jump_label_lock();
-	reserved = jump_label_text_reserved(t->addr, t->addr) ||
+	reserved = kprobe_jump_label_reserved(t->addr, t->addr) ||
 		   static_call_text_reserved(t->addr, t->addr);
 	jump_label_unlock();
 	if (reserved) {

@@ -85,6 +85,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/hash.h>
+#include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/kprobes_arch.h>
@@ -442,6 +443,40 @@ extern unsigned long __stop_kprobe_blacklist[];
 /* ---- slots.c: the allocators are in <linux/kprobes_arch.h> ---- */
 
 /* ---- module.c (CONFIG_MODULES only) ---- */
+
+/*
+ * Whether a jump entry of @mod patches text in [@start, @end]: the half
+ * of kprobe_jump_label_reserved() for module text.  @mod is pinned,
+ * jump_label_lock() held; a module still coming up counts its init
+ * entries, a live one no longer has that text.
+ */
+#if defined(CONFIG_MODULES) && defined(CONFIG_JUMP_LABEL)
+static inline bool kprobe_module_jump_reserved(struct module *mod,
+					       unsigned long start,
+					       unsigned long end)
+{
+	bool init = mod->state == MODULE_STATE_COMING;
+	struct jump_entry *e = mod->jump_entries;
+	struct jump_entry *stop = e + mod->num_jump_entries;
+	unsigned long code;
+
+	for (; e < stop; e++) {
+		if (!init && jump_entry_is_init(e))
+			continue;
+		code = jump_entry_code(e);
+		if (code <= end && code + jump_entry_size(e) > start)
+			return true;
+	}
+	return false;
+}
+#else
+static inline bool kprobe_module_jump_reserved(struct module *mod,
+					       unsigned long start,
+					       unsigned long end)
+{
+	return false;
+}
+#endif
 
 #ifdef CONFIG_MODULES
 int kprobe_module_init(void);

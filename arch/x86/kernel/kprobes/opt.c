@@ -346,7 +346,7 @@ static const char *kprobe_opt_reserved(unsigned long addr, unsigned int len)
 	bool reserved, into;
 
 	jump_label_lock();
-	reserved = jump_label_text_reserved(start, last) ||
+	reserved = kprobe_jump_label_reserved(start, last) ||
 		   static_call_text_reserved(start, last);
 	into = kprobe_jump_label_into(addr, len);
 	jump_label_unlock();

@@ -297,12 +297,12 @@ void kprobe_optslot_free(kprobe_opcode_t *slot);
 int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len);
 
 /*
- * jump_label_text_reserved() for [@start, @end], fast for module text.
- * The base's scans every jump entry of vmlinux whatever the address (some
- * 0.7 ms per call on a kernel with tracepoints, under TCG); module text
- * can only hold the module's own entries, so only those are looked at.
- * Called with jump_label_lock() held; a module the text is in must be
- * pinned (locked).
+ * jump_label_text_reserved() for [@start, @end], fast.  The base's scans
+ * every jump entry of vmlinux whatever the address and decodes each on
+ * x86 (some 0.7 ms per call under TCG); this looks only at the entries
+ * of the text's module, or of vmlinux, and sizes only the few near
+ * @start.  Called with jump_label_lock() held; a module the text is in
+ * must be pinned (locked).
  */
 bool kprobe_jump_label_reserved(void *start, void *end);
 

@@ -206,7 +206,8 @@ bool kprobe_jump_label_reserved(void *start, void *end)
 	if (mod)
 		return kprobe_module_jump_reserved(mod, (unsigned long)start,
 						   (unsigned long)end);
-	return jump_label_text_reserved(start, end);
+	return kprobe_core_jump_reserved((unsigned long)start,
+					 (unsigned long)end);
 }
 
 int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t)

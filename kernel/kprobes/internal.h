@@ -445,29 +445,67 @@ extern unsigned long __stop_kprobe_blacklist[];
 /* ---- module.c (CONFIG_MODULES only) ---- */
 
 /*
- * Whether a jump entry of @mod patches text in [@start, @end]: the half
- * of kprobe_jump_label_reserved() for module text.  @mod is pinned,
- * jump_label_lock() held; a module still coming up counts its init
- * entries, a live one no longer has that text.
+ * An upper bound of the bytes a jump entry patches on any architecture,
+ * checked before jump_entry_size(), which x86 computes by decoding the
+ * instruction (a few hundred instructions per entry).
  */
+#define KPROBE_JUMP_ENTRY_MAX	16
+
+#ifdef CONFIG_JUMP_LABEL
+/*
+ * Whether one of the jump entries [@e, @stop) patches text in [@start,
+ * @end] (inclusive, as jump_label_text_reserved()).  Entries of init text
+ * count only while @init (the text is still there).  jump_label_lock()
+ * held.
+ */
+static inline bool kprobe_jump_entries_reserved(struct jump_entry *e,
+						struct jump_entry *stop,
+						bool init,
+						unsigned long start,
+						unsigned long end)
+{
+	unsigned long code;
+
+	for (; e < stop; e++) {
+		code = jump_entry_code(e);
+		if (code > end || code + KPROBE_JUMP_ENTRY_MAX <= start)
+			continue;
+		if (!init && jump_entry_is_init(e))
+			continue;
+		if (code + jump_entry_size(e) > start)
+			return true;
+	}
+	return false;
+}
+
+/* The same for vmlinux: its init text is there until it runs. */
+static inline bool kprobe_core_jump_reserved(unsigned long start,
+					     unsigned long end)
+{
+	return kprobe_jump_entries_reserved(__start___jump_table,
+					    __stop___jump_table,
+					    system_state < SYSTEM_RUNNING,
+					    start, end);
+}
+#else
+static inline bool kprobe_core_jump_reserved(unsigned long start,
+					     unsigned long end)
+{
+	return false;
+}
+#endif
+
+/* The jump entries of @mod (pinned) and whether its init text is there. */
 #if defined(CONFIG_MODULES) && defined(CONFIG_JUMP_LABEL)
 static inline bool kprobe_module_jump_reserved(struct module *mod,
 					       unsigned long start,
 					       unsigned long end)
 {
-	bool init = mod->state == MODULE_STATE_COMING;
-	struct jump_entry *e = mod->jump_entries;
-	struct jump_entry *stop = e + mod->num_jump_entries;
-	unsigned long code;
-
-	for (; e < stop; e++) {
-		if (!init && jump_entry_is_init(e))
-			continue;
-		code = jump_entry_code(e);
-		if (code <= end && code + jump_entry_size(e) > start)
-			return true;
-	}
-	return false;
+	return kprobe_jump_entries_reserved(mod->jump_entries,
+					    mod->jump_entries +
+					    mod->num_jump_entries,
+					    mod->state == MODULE_STATE_COMING,
+					    start, end);
 }
 #else
 static inline bool kprobe_module_jump_reserved(struct module *mod,

@@ -25,36 +25,45 @@
 #include <linux/ptrace.h>
 #include <linux/trace_recursion.h>
 
-/* Run @p's handlers on an idle CPU; see the top of this file. */
+/*
+ * Run @p's handlers on an idle CPU; see the top of this file.  The hit
+ * resumes at regs->ip as the caller passed it, or, with @past_call (the
+ * caller knows that is just past the ftrace call: an architecture's own
+ * trampoline), at that address recomputed from @p, so that only @p and
+ * @regs live across the handler calls; the state moves through the
+ * per-CPU segment for the same reason.
+ */
 static __always_inline void kprobe_ftrace_hit(struct kprobe *p,
 					      struct pt_regs *regs,
-					      unsigned long trap_ip,
-					      unsigned long next_ip)
+					      unsigned long trap_ip_offset,
+					      bool past_call)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	unsigned long resume = instruction_pointer(regs);
 	kprobe_post_handler_t post;
 
 	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
+	kprobe_move_state_here(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
 
-	instruction_pointer_set(regs, trap_ip);
+	instruction_pointer_set(regs, (unsigned long)p->addr + trap_ip_offset);
 	/* Non-zero: a handler chose the instruction pointer; ftrace goes there. */
 	if (kprobe_hit_pre(p, regs)) {
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 		return;
 	}
 	post = READ_ONCE(p->post_handler);
 	if (post) {
 		/* As if the call had run. */
-		instruction_pointer_set(regs, next_ip);
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
+		instruction_pointer_set(regs,
+					(unsigned long)p->addr + MCOUNT_INSN_SIZE);
+		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
 		kprobe_hit_post(p, post, regs);
-		kprobe_move_state(kcb, KPROBE_CPU_POST, KPROBE_CPU_IDLE);
+		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	}
+	if (past_call)
+		resume = (unsigned long)p->addr + MCOUNT_INSN_SIZE;
 	instruction_pointer_set(regs, resume);
 	reset_current_kprobe();
 }
@@ -94,8 +103,7 @@ static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
 		if (kprobe_running())
 			kprobes_inc_nmissed_count(p);
 		else
-			kprobe_ftrace_hit(p, regs, ip + trap_ip_offset,
-					  ip + MCOUNT_INSN_SIZE);
+			kprobe_ftrace_hit(p, regs, trap_ip_offset, false);
 	}
 	ftrace_test_recursion_unlock(bit);
 }

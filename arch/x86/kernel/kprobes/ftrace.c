@@ -62,45 +62,16 @@ unsigned long arch_kprobe_ftrace_trampoline(void)
  */
 __visible void kprobe_ftrace_tramp_handler(struct pt_regs *regs)
 {
-	unsigned long ip = regs->ip - MCOUNT_INSN_SIZE;
-	kprobe_post_handler_t post;
 	struct kprobe *p;
 
 	preempt_disable_notrace();
-	p = kprobe_hit_find(ip);
-	if (unlikely(!p || kprobe_disabled(p)))
-		goto out;
-	if (unlikely(kprobe_running())) {
-		kprobes_inc_nmissed_count(p);
-		goto out;
+	p = kprobe_hit_find(regs->ip - MCOUNT_INSN_SIZE);
+	if (p && !kprobe_disabled(p)) {
+		if (unlikely(kprobe_running()))
+			kprobes_inc_nmissed_count(p);
+		else
+			kprobe_ftrace_hit(p, regs, INT3_INSN_SIZE, true);
 	}
-	/*
-	 * kprobe_ftrace_hit() with only @p and @regs live across the
-	 * handler calls: the state is reached through the per-CPU segment,
-	 * the return address is recomputed from @p.
-	 */
-	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state_here(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
-	regs->ip = ip + INT3_INSN_SIZE;
-	if (kprobe_hit_pre(p, regs)) {
-		/* The handler chose ip: the trampoline returns there. */
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-		goto reset;
-	}
-	/* As if the call had run; also where the trampoline returns. */
-	regs->ip = (unsigned long)p->addr + MCOUNT_INSN_SIZE;
-	post = READ_ONCE(p->post_handler);
-	if (post) {
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
-		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
-		regs->ip = (unsigned long)p->addr + MCOUNT_INSN_SIZE;
-	} else {
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-	}
-reset:
-	reset_current_kprobe();
-out:
 	preempt_enable_notrace();
 }
 

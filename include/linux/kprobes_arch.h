@@ -290,6 +290,14 @@ kprobe_opcode_t *kprobe_optslot_alloc(void);
 void kprobe_optslot_free(kprobe_opcode_t *slot);
 
 /*
+ * Where detour buffers live (weak, locked): a page of executable memory
+ * filled with breakpoints, by default alloc_insn_page()'s.  powerpc,
+ * whose branch reaches +/- 32 MB, hands out pages inside its kernel text.
+ */
+void *arch_kprobe_optslot_page_alloc(void);
+void arch_kprobe_optslot_page_free(void *page);
+
+/*
  * Copy @len bytes of text at @addr into @dst with the original bytes of
  * every probe site and jump put back: what a decoder must look at.
  * Return: 0 or -EFAULT (locked).

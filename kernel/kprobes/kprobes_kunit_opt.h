@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The targets of the "kprobes_opt" KUnit suite, in
- * kprobes_kunit_opt_targets.S: each is "long f(long x)".
+ * kprobes_kunit_opt_targets.S (x86) and
+ * kprobes_kunit_opt_targets_powerpc.S: each is "long f(long x)".
  */
 #ifndef _KPROBES_KUNIT_OPT_H
 #define _KPROBES_KUNIT_OPT_H
@@ -20,5 +21,9 @@ long kpopt_call(long x);
 long kpopt_jump_in(long x);
 long kpopt_indirect(long x);
 extern long kpopt_rip_data;
+
+/* powerpc's targets: kprobes_kunit_opt_targets_powerpc.S */
+long kpopt_ppc_good(long x);
+long kpopt_ppc_branch(long x);
 
 #endif /* _KPROBES_KUNIT_OPT_H */

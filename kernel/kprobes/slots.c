@@ -272,13 +272,48 @@ NOKPROBE_SYMBOL(kprobe_insn_slot_contains);
  * own, with the same struct kprobe_slot_page, but are not reclaimed like
  * instruction slots: the optimizer frees a buffer only once no task can
  * be inside it any more, so it is reusable at once.  A page that becomes
- * empty leaves the list and is freed after a grace period, as above.
+ * empty leaves the list and is freed after a grace period, as above,
+ * unless it is the last one.
  */
 #define KPROBE_OPTSLOT_SIZE		ALIGN(KPROBE_OPTSLOT_BYTES, 16)
 #define KPROBE_OPTSLOTS_PER_PAGE	(PAGE_SIZE / KPROBE_OPTSLOT_SIZE)
 static_assert(KPROBE_OPTSLOTS_PER_PAGE <= KPROBE_SLOTS_PER_PAGE);
 
 static LIST_HEAD(kprobe_optslot_pages);
+
+/**
+ * arch_kprobe_optslot_page_alloc() - a page for detour buffers (weak)
+ *
+ * The default is a page of instruction slots (alloc_insn_page()).  An
+ * architecture whose jump to a detour reaches only part of the address
+ * space hands out memory it set aside within reach of its text.
+ *
+ * Return: PAGE_SIZE bytes of executable memory, filled with breakpoints,
+ * or NULL.
+ */
+void * __weak arch_kprobe_optslot_page_alloc(void)
+{
+	return alloc_insn_page();
+}
+
+/**
+ * arch_kprobe_optslot_page_free() - give back a page of detour buffers
+ * @page: from arch_kprobe_optslot_page_alloc(); nothing runs in it any more
+ */
+void __weak arch_kprobe_optslot_page_free(void *page)
+{
+	execmem_free(page);
+}
+
+static void kprobe_optslot_page_free(struct work_struct *work)
+{
+	struct kprobe_slot_page *sp =
+		container_of(to_rcu_work(work), struct kprobe_slot_page,
+			     free_work);
+
+	arch_kprobe_optslot_page_free(sp->base);
+	kfree(sp);
+}
 
 /**
  * kprobe_optslot_alloc() - get a detour buffer
@@ -300,12 +335,12 @@ kprobe_opcode_t *kprobe_optslot_alloc(void)
 	sp = kzalloc(sizeof(*sp), GFP_KERNEL);
 	if (!sp)
 		goto out;
-	sp->base = alloc_insn_page();
+	sp->base = arch_kprobe_optslot_page_alloc();
 	if (!sp->base) {
 		kfree(sp);
 		goto out;
 	}
-	INIT_RCU_WORK(&sp->free_work, kprobe_slot_page_free);
+	INIT_RCU_WORK(&sp->free_work, kprobe_optslot_page_free);
 	list_add_tail_rcu(&sp->list, &kprobe_optslot_pages);
 found:
 	i = find_first_zero_bit(sp->map, KPROBE_OPTSLOTS_PER_PAGE);
@@ -334,7 +369,12 @@ void kprobe_optslot_free(kprobe_opcode_t *slot)
 		if (WARN_ON_ONCE(!__test_and_clear_bit(off / KPROBE_OPTSLOT_SIZE,
 						       sp->map)))
 			break;
-		if (!--sp->used) {
+		/*
+		 * The last page stays, empty: its memory would come back
+		 * only a grace period later, and on powerpc the detour
+		 * area may be that one page.
+		 */
+		if (!--sp->used && !list_is_singular(&kprobe_optslot_pages)) {
 			list_del_rcu(&sp->list);
 			queue_rcu_work(system_wq, &sp->free_work);
 		}

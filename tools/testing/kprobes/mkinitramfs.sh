@@ -68,8 +68,8 @@ fi
 # - multiple_kprobes.tc puts a probe on do_program_check+0x8, the program
 #   check (trap) handler's helper, which upstream powerpc does not
 #   blacklist: both CPUs then loop in program check exceptions for ever.
-# Ours has no optimized probes on powerpc yet and blacklists
-# do_program_check(): it runs all three.
+# Ours (its own optimized probes, and do_program_check() blacklisted)
+# runs all three.
 kp_notrun_tests()
 {
 	[ "${KP_NOTRUN:-}" = none ] && return

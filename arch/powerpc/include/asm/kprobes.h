@@ -127,6 +127,16 @@ unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p);
 /* The return trampoline of kretprobes (return_trampoline.S). */
 void arch_kretprobe_trampoline(void);
 
+/*
+ * Jump optimization (opt.c): an optimized probe has "b detour" instead of
+ * its trap.  It replaces one 4-byte instruction, which the detour runs
+ * from a copy (KPROBE_OPTSLOT_BYTES: the layout is in opt.c).  A branch
+ * reaches +/- 32 MB, so detours live in an area of the kernel text.
+ */
+#define KPROBE_OPT_PATCH_MAX	4
+#define KPROBE_OPT_REGION_MAX	4
+#define KPROBE_OPTSLOT_BYTES	64
+
 #else /* !CONFIG_KPROBES */
 
 struct pt_regs;

@@ -516,7 +516,8 @@ bool arch_within_kprobe_blacklist(unsigned long addr)
 	return (addr >= (unsigned long)__start_interrupts &&
 		addr < (unsigned long)__end_interrupts) ||
 	       (addr >= (unsigned long)_stext &&
-		addr < (unsigned long)__head_end);
+		addr < (unsigned long)__head_end) ||
+	       kprobe_in_opt_area(addr);
 }
 
 /* Functions of the trap path that the base does not mark NOKPROBE_SYMBOL(). */
@@ -547,6 +548,9 @@ int arch_populate_kprobe_blacklist(void)
 
 	ret = kprobe_add_area_blacklist((unsigned long)__start_interrupts,
 					(unsigned long)__end_interrupts);
+	if (!ret && IS_ENABLED(CONFIG_OPTPROBES))
+		ret = kprobe_add_area_blacklist((unsigned long)kprobe_opt_area,
+						(unsigned long)kprobe_opt_area_end);
 	if (ret)
 		return ret;
 	ret = kprobe_add_ksym_blacklist((unsigned long)_switch);

@@ -34,6 +34,28 @@ bool kprobe_insn_is_stcx(u32 word);
 unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);
 
+/*
+ * opt_detour.S (CONFIG_OPTPROBES): the detour template with its marked
+ * words, the code every detour calls, and the detour area in the kernel
+ * text.
+ */
+extern const u32 kprobe_opt_template[], kprobe_opt_template_call[];
+extern const u32 kprobe_opt_template_copy[], kprobe_opt_template_oi[];
+extern const u32 kprobe_opt_template_end[];
+void kprobe_opt_common(void);
+extern const u32 kprobe_opt_area[], kprobe_opt_area_end[];
+
+/* opt.c: what kprobe_opt_common calls */
+struct kprobe_opt_insn;
+void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs);
+
+static inline bool kprobe_in_opt_area(unsigned long addr)
+{
+	return IS_ENABLED(CONFIG_OPTPROBES) &&
+	       addr >= (unsigned long)kprobe_opt_area &&
+	       addr < (unsigned long)kprobe_opt_area_end;
+}
+
 /* The instruction as the single-step library takes it. */
 static __always_inline ppc_inst_t kprobe_ppc_inst(const struct arch_specific_insn *ai)
 {

@@ -11,7 +11,8 @@
  * own, calls \callback(regs), which runs the return handlers and returns
  * the real return address, and goes there with every register as the
  * probed function left them (LR holding the real address, as after a
- * plain blr), unless a handler changed them in pt_regs.
+ * plain blr), unless a handler changed them in pt_regs; r13, the paca,
+ * is the one of the CPU the trampoline ends on.
  *
  * Stack while the callback runs (higher addresses first):
  *
@@ -70,7 +71,9 @@
 	PPC_LL	r0, _CCR(r1)
 	mtcr	r0
 	REST_GPR(0, r1)
-	REST_GPRS(2, 31, r1)
+	/* Not r13, the paca: the task may be on another CPU by now. */
+	REST_GPRS(2, 12, r1)
+	REST_GPRS(14, 31, r1)
 	addi	r1, r1, INT_FRAME_SIZE
 	blr
 .endm

@@ -45,6 +45,7 @@
 #include <asm/alternative.h>
 #include <asm/nospec-branch.h>
 #include <asm/text-patching.h>
+#include <asm-generic/kprobes-opt.h>
 
 /* Functions larger than this are not decoded to check a region. */
 #define KPROBE_OPT_FUNC_MAX	SZ_1M
@@ -74,43 +75,14 @@ struct kprobe_opt_region {
  * @oi: the probe's record (the detour carries it as an immediate)
  * @regs: built by the detour, as an int3 at the probe address shows them
  *
- * Entered with interrupts as the probed context had them, as upstream's
- * detour does: a cli here would make every hit tell lockdep and the
- * irq-state tracers about it, which on a PROVE_LOCKING kernel cost twice
- * the rest of the hit.  Preemption is disabled before anything is read,
- * which keeps the task on this CPU and makes this an RCU reader.  The
- * rules are those of an int3 hit: the handlers run with current_kprobe
- * set and the CPU in state HANDLER, and a hit while this CPU is already
- * busy with a probe only counts as missed; with interrupts on, that
- * includes an interrupt's hits while the handlers run (an int3 probe is
- * still stepped, see kprobe_reenter()).  Changes the handlers make to
- * @regs are restored by the detour, except to ip and sp: execution always
- * goes on with the region's copy.
+ * See kprobe_opt_hit().  Changes the handlers make to @regs are restored
+ * by the detour, except to ip and sp: execution always goes on with the
+ * region's copy.
  */
 __visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
 				     struct pt_regs *regs)
 {
-	struct kprobe *p;
-
-	preempt_disable();
-	/* NULL: the site died (the core clears @oi->probe first). */
-	p = READ_ONCE(oi->probe);
-	if (p && kprobe_running()) {
-		kprobes_inc_nmissed_count(p);
-	} else if (p) {
-		/*
-		 * No probe running: this CPU is idle.  The state is reached
-		 * through the per-CPU segment, so that nothing but @regs
-		 * lives across the handler call.
-		 */
-		__this_cpu_write(current_kprobe, p);
-		kprobe_move_state_here(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
-		/* A non-zero return asks for a new ip, which is not possible. */
-		kprobe_hit_pre(p, regs);
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
-	}
-	preempt_enable();
+	kprobe_opt_hit(oi, regs);
 }
 
 NOKPROBE_SYMBOL(arch_optprobe_handler);

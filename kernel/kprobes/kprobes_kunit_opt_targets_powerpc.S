@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The targets of the powerpc "kprobes_opt" KUnit suite
+ * (kprobes_kunit_opt_powerpc.c): "long f(long x)" leaves that use no TOC,
+ * so each symbol is the function's only entry, and no ftrace site.
+ */
+#include <linux/linkage.h>
+#include <asm/ppc_asm.h>
+
+	.text
+/* ((x + 0x11) * 3) ^ 0x5a5a: every instruction but blr can take a jump. */
+_GLOBAL(kpopt_ppc_good)
+	addi	r3, r3, 0x11
+	mulli	r3, r3, 3
+	xori	r3, r3, 0x5a5a
+	blr
+
+/* x + 1 behind a branch, which reads its own address: no jump there. */
+_GLOBAL(kpopt_ppc_branch)
+	b	1f
+1:	addi	r3, r3, 1
+	blr

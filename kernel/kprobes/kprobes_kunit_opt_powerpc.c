@@ -20,7 +20,6 @@
 
 #include "kprobes_kunit_opt.h"
 
-
 static long kpopt_ppc_good_ref(long x)
 {
 	return ((x + 0x11) * 3) ^ 0x5a5a;

@@ -137,6 +137,12 @@ REPORT_LINES = 150	# a report without an end marker ends after this
 # "Testing tracer function: PASSED", "(3 3 5 0 600842) PASSED" (the end of a
 # multi-line test), "trace_kprobe: Testing kprobe tracing: OK".
 FTRACE_PASS = re.compile(r'(\bPASSED|\] (\S+: )?Testing .*: OK)$')
+# A test's "OK" printed with pr_cont() lands on a line of its own when
+# another message comes in between (seen: "Freeing initrd memory" after
+# "trace_kprobe: Testing kprobe tracing:"); it counts for the test that
+# started last.
+FTRACE_STARTED = re.compile(r'\] (\S+: )?Testing [^:]*:\s*$')
+FTRACE_CONT_OK = re.compile(r'\] OK$')
 
 TAP_BEGIN = 'kp: tap begin'
 TAP_END = 'kp: tap end'
@@ -241,7 +247,17 @@ def failed_kunit_cases(group, prefix=''):
 
 
 def parse_ftrace(v, lines):
-	passed = sum(1 for _, text in kernel_lines(lines) if FTRACE_PASS.search(text))
+	passed = 0
+	pending = False
+	for _, text in kernel_lines(lines):
+		if FTRACE_PASS.search(text):
+			passed += 1
+			pending = False
+		elif FTRACE_STARTED.search(text):
+			pending = True
+		elif pending and FTRACE_CONT_OK.search(text):
+			passed += 1
+			pending = False
 	v.passed += passed
 	v.section('ftrace', f'{passed} boot-time self-tests passed')
 

@@ -25,5 +25,6 @@ extern long kpopt_rip_data;
 /* powerpc's targets: kprobes_kunit_opt_targets_powerpc.S */
 long kpopt_ppc_good(long x);
 long kpopt_ppc_branch(long x);
+long kpopt_ppc_amr(long x);
 
 #endif /* _KPROBES_KUNIT_OPT_H */

@@ -15,8 +15,12 @@
 #include <linux/irqflags.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <asm/code-patching.h>
+#include <asm/kup.h>
+#include <asm/mmu.h>
 #include <asm/ppc-opcode.h>
+#include <asm/reg.h>
 
 #include "kprobes_kunit_opt.h"
 
@@ -348,6 +352,47 @@ static void kpopt_ppc_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->bad), 0);
 }
 
+/* What the handler of the KUAP case saw. */
+static unsigned long kpopt_ppc_handler_amr;
+
+static int kpopt_ppc_pre_amr(struct kprobe *p, struct pt_regs *regs)
+{
+	WRITE_ONCE(kpopt_ppc_handler_amr, mfspr(SPRN_AMR));
+	return 0;
+}
+
+/*
+ * A probe inside a user-access window: the handlers run with user access
+ * closed (AMR locked), as after any kernel entry, and the probed code
+ * goes on with the window open.
+ */
+static void kpopt_ppc_kuap(struct kunit *test)
+{
+	unsigned long addr = kpopt_ppc_at(kpopt_ppc_amr, 0);
+	struct kpopt_ppc_probe *pp;
+	unsigned long open, seen;
+
+	if (!IS_ENABLED(CONFIG_PPC_KUAP) || !mmu_has_feature(MMU_FTR_KUAP))
+		kunit_skip(test, "no KUAP on this machine");
+	pp = kpopt_ppc_probe_add(test, addr, false);
+	pp->kp.pre_handler = kpopt_ppc_pre_amr;
+	kprobe_opt_wait();
+	KUNIT_ASSERT_TRUE(test, kpopt_ppc_optimized(addr));
+
+	/* AMR is not kept across a context switch: no preemption. */
+	preempt_disable();
+	allow_read_from_user((const void __user *)0, sizeof(long));
+	open = mfspr(SPRN_AMR);
+	seen = kpopt_ppc_call(kpopt_ppc_amr, 0);
+	prevent_read_from_user((const void __user *)0, sizeof(long));
+	preempt_enable();
+
+	KUNIT_EXPECT_NE(test, open, (unsigned long)AMR_KUAP_BLOCKED);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpopt_ppc_handler_amr),
+			(unsigned long)AMR_KUAP_BLOCKED);
+	KUNIT_EXPECT_EQ(test, seen, open);
+}
+
 static int kpopt_ppc_suite_init(struct kunit_suite *suite)
 {
 	/* The other suites' probes may still have detours queued. */
@@ -362,6 +407,7 @@ static struct kunit_case kpopt_ppc_cases[] = {
 	KUNIT_CASE(kpopt_ppc_recursion_missed),
 	KUNIT_CASE(kpopt_ppc_sysctl),
 	KUNIT_CASE(kpopt_ppc_kretprobe),
+	KUNIT_CASE(kpopt_ppc_kuap),
 	{}
 };
 

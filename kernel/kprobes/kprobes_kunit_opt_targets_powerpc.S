@@ -6,6 +6,7 @@
  */
 #include <linux/linkage.h>
 #include <asm/ppc_asm.h>
+#include <asm/reg.h>
 
 	.text
 /* ((x + 0x11) * 3) ^ 0x5a5a: every instruction but blr can take a jump. */
@@ -19,4 +20,10 @@ _GLOBAL(kpopt_ppc_good)
 _GLOBAL(kpopt_ppc_branch)
 	b	1f
 1:	addi	r3, r3, 1
+	blr
+
+/* AMR as the code after its first instruction (the probe) sees it. */
+_GLOBAL(kpopt_ppc_amr)
+	nop
+	mfspr	r3, SPRN_AMR
 	blr

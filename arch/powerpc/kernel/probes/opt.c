@@ -45,15 +45,25 @@
 /**
  * arch_optprobe_handler() - run an optimized probe's handlers
  * @oi: the probe's record (the detour carries its address)
- * @regs: saved by kprobe_opt_common, except nip
+ * @regs: saved by kprobe_opt_common; nip is the probe address, as a trap
+ *	there shows it
  *
- * nip becomes the probe address, as a trap there shows it; see
- * kprobe_opt_hit() for the rest.
+ * See kprobe_opt_hit().  Two things a trap gets from its exception
+ * return are done here: nothing runs in real mode (the trap path leaves
+ * such a trap alone), and the MSR's FP/VEC/VSX bits that the probed code
+ * had are back on after the handlers, which may have given the units up
+ * (a handler's memcpy() through enter_vmx_ops()).
  */
 void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 {
-	regs->nip = oi->addr;
+	unsigned long units = regs->msr & (MSR_FP | MSR_VEC | MSR_VSX);
+
+	BUILD_BUG_ON(offsetof(struct kprobe_opt_insn, addr) != 0);
+	if (!(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
+		return;
 	kprobe_opt_hit(oi, regs);
+	if ((mfmsr() & units) != units)
+		mtmsr_isync(mfmsr() | units);
 }
 
 NOKPROBE_SYMBOL(arch_optprobe_handler);
@@ -261,9 +271,15 @@ void arch_optprobe_flush(void)
 /**
  * arch_optprobe_release() - free a detour
  * @oi: a dead site's record; no task is inside its detour any more
+ *
+ * Context: process context, text_mutex not held (optimizer.c).
  */
 void arch_optprobe_release(struct kprobe_opt_insn *oi)
 {
+	/* A stray branch into the dead detour traps. */
+	mutex_lock(&text_mutex);
+	WARN_ON_ONCE(patch_instruction(oi->buf, ppc_inst(PPC_RAW_TRAP())));
+	mutex_unlock(&text_mutex);
 	kprobe_optslot_free(oi->buf);
 	oi->buf = NULL;
 }

@@ -32,8 +32,12 @@
  */
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
+#include <asm/feature-fixups.h>
+#include <asm/mmu.h>
 #include <asm/ppc_asm.h>
 #include <asm/ptrace.h>
+/* Last: its macros use the ones above. */
+#include <asm/kup.h>
 
 /* The detour area: 64 KiB, 1,024 detours, handed out a page at a time. */
 #define KPROBE_PPC_OPT_AREA_BYTES	(64 * 1024)
@@ -74,7 +78,9 @@ kprobe_opt_template_end:
  *
  * Entered from a detour with the frame made, r0 and LR saved in it, and
  * LR pointing into the detour; returns there with every register but r0
- * and LR restored from pt_regs (the detour does those two).
+ * and LR restored from pt_regs (the detour does those two), and AMR as
+ * it was.  r13 must be the paca, as everywhere outside the interrupt
+ * vectors (which are not probed).
  */
 _GLOBAL(kprobe_opt_common)
 	SAVE_GPRS(2, 31, r1)
@@ -91,19 +97,33 @@ _GLOBAL(kprobe_opt_common)
 	li	r0, 0
 	std	r0, _TRAP(r1)
 	std	r0, RESULT(r1)
+	std	r0, ORIG_GPR3(r1)
+	std	r0, _DAR(r1)
+	std	r0, _DSISR(r1)
 	lbz	r0, PACAIRQSOFTMASK(r13)
 	std	r0, SOFTE(r1)
-	/* An exception frame to the unwinders, as a trap would make. */
-	LOAD_REG_IMMEDIATE(r0, STACK_FRAME_REGS_MARKER)
-	std	r0, STACK_INT_FRAME_MARKER(r1)
+	/*
+	 * User access closed while the handlers run, as on any kernel
+	 * entry: the probe may sit inside a user-access window (cr1 is
+	 * saved, r9 and r10 too).
+	 */
+	kuap_save_amr_and_lock r9, r10, cr1
 
 	/* r31 (saved) keeps the way back into the detour. */
 	mflr	r31
 	ld	r3, KPROBE_OPT_OI_FROM_RET(r31)
+	/* nip: the probe address, oi->addr (opt.c checks the offset) */
+	ld	r0, 0(r3)
+	std	r0, _NIP(r1)
+	/* An exception frame to the unwinders, as a trap would make. */
+	LOAD_REG_IMMEDIATE(r0, STACK_FRAME_REGS_MARKER)
+	std	r0, STACK_INT_FRAME_MARKER(r1)
 	addi	r4, r1, STACK_INT_FRAME_REGS
 	LOAD_PACA_TOC()
 	bl	CFUNC(arch_optprobe_handler)
 	mtlr	r31
+	/* The probed context's AMR back (uses r9, r10 and cr0). */
+	kuap_kernel_restore r9, r10
 
 	ld	r0, _CTR(r1)
 	mtctr	r0

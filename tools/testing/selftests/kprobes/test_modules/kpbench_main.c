@@ -232,8 +232,8 @@ static bool kpb_list(const char *kind, const char *sym, const char *tag)
  * Is the probe at @addr optimized, judged from the text itself: is there a
  * jump where the breakpoint would be?  The list's [OPTIMIZED] is no proof:
  * upstream shows it as soon as a probe is queued for optimization, before
- * its optimizer has written the jump.  Only x86 has jump optimization in
- * the configurations the harness builds.
+ * its optimizer has written the jump.  Only x86 optimizes probes in
+ * module text, where the targets are (see KPB_OPT_MODULE).
  */
 static bool kpb_text_is_jump(const void *addr)
 {

@@ -35,14 +35,16 @@
  * or a live patch.
  */
 /*
- * FTRACE_OPS_FL_RECURSION: kprobe_ftrace_handler() takes ftrace's
- * recursion lock itself; without the flag ftrace would wrap it in a
- * second one.  The trampoline, if the architecture has one, is set before
- * the first registration and never changes.
+ * No FTRACE_OPS_FL_RECURSION either: that flag asks ftrace to protect the
+ * callback from recursion, by calling it through ftrace_ops_assist_func()
+ * whenever the ops alone traces the function; kprobe_ftrace_handler()
+ * takes ftrace's recursion lock itself.  The trampoline, if the
+ * architecture has one, is set before the first registration and never
+ * changes.
  */
 static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 	.func	= kprobe_ftrace_handler,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS,
 };
 
 static unsigned int kprobe_ftrace_users;

@@ -290,9 +290,11 @@ kprobe_opcode_t *kprobe_optslot_alloc(void);
 void kprobe_optslot_free(kprobe_opcode_t *slot);
 
 /*
- * Where detour buffers live (weak, locked): a page of executable memory
- * filled with breakpoints, by default alloc_insn_page()'s.  powerpc,
- * whose branch reaches +/- 32 MB, hands out pages inside its kernel text.
+ * Where detour buffers live (weak): a page of executable memory filled
+ * with breakpoints, by default alloc_insn_page()'s.  powerpc, whose
+ * branch reaches +/- 32 MB, hands out pages inside its kernel text.
+ * Allocation: process context, under the slot allocator's mutex; free:
+ * process context (a workqueue), no lock held, after a grace period.
  */
 void *arch_kprobe_optslot_page_alloc(void);
 void arch_kprobe_optslot_page_free(void *page);

@@ -57,13 +57,15 @@
 void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 {
 	unsigned long units = regs->msr & (MSR_FP | MSR_VEC | MSR_VSX);
+	unsigned long msr;
 
 	BUILD_BUG_ON(offsetof(struct kprobe_opt_insn, addr) != 0);
 	if (!(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
 		return;
 	kprobe_opt_hit(oi, regs);
-	if ((mfmsr() & units) != units)
-		mtmsr_isync(mfmsr() | units);
+	msr = mfmsr();
+	if ((msr & units) != units)
+		mtmsr_isync(msr | units);
 }
 
 NOKPROBE_SYMBOL(arch_optprobe_handler);

@@ -28,22 +28,39 @@
 #              when its key matches, so the cell compiles ours alone; a
 #              run whose key does not match compiles the baseline and
 #              writes $BUILD/matrix-debian-baseline.txt for the repository.
-#   nokprobes  the test config with CONFIG_KPROBES off (and all that
-#              depends on it), kprobes-test-nokprobes.config merged last
-#              (which also leaves out what only the guest's tests need:
-#              networking, KUnit, samples): vmlinux and the modules
-#              build, and .config really has kprobes off while ftrace,
-#              fprobe and BPF stay on.
+#   nokprobes  the x86-64 test config with CONFIG_KPROBES off (and all that
+#              depends on it), kprobes-test-nokprobes.config merged last;
+#              .config must really have kprobes off while ftrace, fprobe,
+#              perf and BPF stay on.  Compile only, when the x86-64 test
+#              kernel of the same flavour is built ($BUILD/ours/obj, as in
+#              CI, where "make check" runs first): every object of that
+#              build whose compile read a file the series overlays or
+#              patches (its .cmd dependency list against tracked.list:
+#              101 objects, every includer of <linux/kprobes.h> among
+#              them), if this config builds it (a dry run of the whole
+#              build says so: 61 of them), is compiled with
+#              kprobes off and must compile without a warning; and no
+#              symbol they leave undefined may be one that only the kprobes
+#              core defines (the default build's kernel/kprobes/ and
+#              arch/x86/kernel/kprobes/ objects): in a kernel without
+#              kprobes that is an undefined reference at the link.  The
+#              other objects read none of the series' files: with kprobes
+#              off they are the base's code in a configuration the base
+#              itself supports, and are not compiled.  Without that build
+#              (or BASELINE=1, or MATRIX_NOKPROBES=full): vmlinux and the
+#              modules are built and linked, 10 minutes more (CI's time
+#              budget).
 #
 # The booted cells are "make check" (x86-64: kprobes, kretprobes,
 # optprobes, kprobes on ftrace, fprobe, BPF kprobe_multi), "make check
 # DEBUG=1" (the same kernel, full preemption, kmemleak), "make check
-# ARCH=i386" and "make check ARCH=riscv64"; .ci/run runs them and this
-# script.
+# ARCH=i386", "make check ARCH=ppc64le" and "make check ARCH=riscv64";
+# .ci/run runs them and this script.
 #
 # BASELINE=1 runs the cells on upstream's kprobes instead.  MATRIX_CELLS
 # picks cells ("debian nokprobes" by default); MATRIX_REUSE=1 judges the
-# debian cell from the logs of its last compile.  The last line is
+# debian cell from the logs of its last compile; MATRIX_NOKPROBES=full or
+# compile picks how the nokprobes cell builds.  The last line is
 # "N passed, N failed" over the cells; the exit status is non-zero if one
 # failed.
 
@@ -387,30 +404,48 @@ cell_debian()
 
 # ---- nokprobes ------------------------------------------------------------
 
-cell_nokprobes()
+# The objects of the default x86-64 build in $1 whose compile read a file
+# that the series overlays or patches (a path of $2, tracked.list): the
+# objects that kprobes off can change.  One object path a line.
+nokprobes_candidates()
 {
-	local src=$BUILD/$KP_FLAVOUR/src obj=$BUILD/$KP_FLAVOUR/obj-nokprobes
-	local frag=$KP_REPO/kernel/configs/kprobes-test-nokprobes.config
-	local start sym bad=
+	local dobj=$1 tracked=$2
 
-	start=$(now)
-	prepare_flavour "$KP_FLAVOUR" || { result nokprobes FAIL "prepare"; return; }
+	# Dependencies are listed as ../src/PATH or /abs/.../src/PATH.
+	(cd "$dobj" && find . -name '.*.o.cmd' ! -name '.*.mod.o.cmd' \
+			! -path './.tmp_*' ! -path './.vmlinux*' -print0 |
+		xargs -0 -r grep -l -F -f <(sed -n 's|^\(.*\.[chS]\)$|src/\1|p' "$tracked")) |
+		sed -E 's|^\./||; s|(^\|/)\.([^/]*\.o)\.cmd$|\1\2|' | sort -u
+}
+
+# Configure the cell in $2 (work tree $1): the x86-64 test configuration,
+# kprobes-test-nokprobes.config merged last.  Fails with a reason.
+nokprobes_config()
+{
+	local src=$1 obj=$2 sym bad=
+	local frag=$KP_REPO/kernel/configs/kprobes-test-nokprobes.config
+
 	mkdir -p "$obj"
-	cat "$KP_FRAGMENT" "$frag" > "$obj/kp-allconfig.new"
+	cat "${KP_FRAGMENTS[@]}" "$frag" > "$obj/kp-allconfig.new"
 	if ! [ -f "$obj/.config" ] || ! cmp -s "$obj/kp-allconfig.new" "$obj/kp-allconfig" ||
 	   [ -n "$(find "$src" -name 'Kconfig*' -newer "$obj/.config" -print -quit)" ]; then
 		mk "$src" "$obj" -s KCONFIG_ALLCONFIG="$obj/kp-allconfig.new" \
 			allnoconfig > "$obj/config.log" 2>&1 ||
-			{ result nokprobes FAIL "allnoconfig (see $obj/config.log)"; return; }
+			{ echo "allnoconfig (see $obj/config.log)"; return 1; }
 	fi
 	mv "$obj/kp-allconfig.new" "$obj/kp-allconfig"
 	grep -q '^CONFIG_KPROBES=y' "$obj/.config" && bad="CONFIG_KPROBES still on"
 	for sym in FTRACE FUNCTION_TRACER FPROBE BPF_EVENTS PERF_EVENTS MODULES; do
 		grep -q "^CONFIG_$sym=y" "$obj/.config" || bad="${bad:+$bad, }CONFIG_$sym off"
 	done
-	[ -z "$bad" ] || { result nokprobes FAIL "$bad"; return; }
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
 
-	take_build_lock
+# The whole kernel: vmlinux and the modules.
+nokprobes_full()
+{
+	local src=$1 obj=$2 start=$3
+
 	if CCACHE_BASEDIR=$BUILD mk "$src" "$obj" -j"$JOBS" CC="ccache gcc" \
 		HOSTCC="ccache gcc" KCFLAGS="-fmacro-prefix-map=../src/=" \
 		vmlinux modules > "$obj/make.log" 2>&1; then
@@ -420,6 +455,115 @@ cell_nokprobes()
 		grep -E 'error|Error' "$obj/make.log" | head -n 20 | sed 's/^/matrix: nokprobes: /'
 		result nokprobes FAIL "build failed (see $obj/make.log)"
 	fi
+}
+
+# Compile only what kprobes off can change (see the top of this file), then
+# check that nothing of it needs the kprobes core to link.
+nokprobes_compile()
+{
+	local src=$1 obj=$2 start=$3 dobj=$4
+	local cand=$obj/candidates.list members=$obj/members.list
+	local o n=0 errors=0 warns=0 unresolved
+	local -a objs=() problems=()
+
+	nokprobes_candidates "$dobj" "$(dirname "$dobj")/tracked.list" > "$cand"
+	[ -s "$cand" ] || { result nokprobes FAIL "no object of $dobj reads the series"; return; }
+	# Every candidate is compiled again (its diagnostics must be seen,
+	# and a missing object is what tells the dry run below that this
+	# configuration builds it).
+	mapfile -t objs < "$cand"
+	for o in "${objs[@]}"; do
+		rm -f "$obj/$o"
+	done
+	mk "$src" "$obj" -s -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KCFLAGS="-fmacro-prefix-map=../src/=" prepare > "$obj/make.log" 2>&1 ||
+		{ tail -n 20 "$obj/make.log" | sed 's/^/matrix: nokprobes: /'
+		  result nokprobes FAIL "make prepare failed (see $obj/make.log)"; return; }
+	# Which candidates this configuration builds: the objects a dry run of
+	# the whole build would compile (kbuild's own Makefiles decide).  The
+	# dry run stops at vmlinux.a, which it does not make: its exit status
+	# says nothing.
+	mk "$src" "$obj" -n -j1 CC="ccache gcc" vmlinux modules \
+		> "$obj/dry-run.log" 2>&1 || true
+	grep -oE -- '-c -o [^ ]+\.o( |;|$)' "$obj/dry-run.log" |
+		sed -E 's/^-c -o //; s/[ ;]$//' | sort -u |
+		comm -12 - "$cand" > "$members" || true
+	mapfile -t objs < "$members"
+	[ "${#objs[@]}" -gt 0 ] ||
+		{ result nokprobes FAIL "the dry run compiles no candidate (see $obj/make.log)"; return; }
+	CCACHE_BASEDIR=$BUILD mk "$src" "$obj" -k -j"$JOBS" CC="ccache gcc" \
+		HOSTCC="ccache gcc" KCFLAGS="-fmacro-prefix-map=../src/=" \
+		"${objs[@]}" >> "$obj/make.log" 2>&1 || true
+
+	for o in "${objs[@]}"; do
+		n=$((n + 1))
+		if ! [ -f "$obj/$o" ]; then
+			errors=$((errors + 1))
+			problems+=("$o: does not compile")
+		fi
+	done
+	while IFS= read -r o; do
+		warns=$((warns + 1))
+		problems+=("warning: $o")
+	done < <(grep -E ': warning: ' "$obj/make.log" | sort -u)
+
+	# Link: a symbol these objects use that only the kprobes core defines
+	# (the default build's kernel/kprobes/ and arch/x86/kernel/kprobes/
+	# objects) is an undefined reference in a kernel without it.
+	unresolved=$(comm -12 \
+		<(cd "$obj" && comm -23 \
+			<(nm -u "${objs[@]}" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u) \
+			<(nm --defined-only "${objs[@]}" 2>/dev/null |
+				awk 'NF == 3 { print $3 }' | sort -u)) \
+		<(cd "$dobj" && find kernel/kprobes arch/x86/kernel/kprobes \
+				-name '*.o' ! -name '*.mod.o' -print0 2>/dev/null |
+			xargs -0 -r nm --defined-only 2>/dev/null |
+			awk 'NF == 3 && $2 ~ /[A-Z]/ { print $3 }' | sort -u))
+	for o in $unresolved; do
+		errors=$((errors + 1))
+		problems+=("undefined reference without kprobes: $o, in $(cd "$obj" &&
+			nm -A -u "${objs[@]}" 2>/dev/null |
+			awk -v s="$o" '$NF == s { sub(/:.*/, "", $1); l = l (l ? " " : "") $1 }
+				END { print l }')")
+	done
+
+	for o in "${problems[@]}"; do
+		echo "matrix: nokprobes: $o"
+	done
+	if [ "$errors" = 0 ] && [ "$warns" = 0 ]; then
+		result nokprobes PASS "$n objects that read the series compiled with" \
+			"CONFIG_KPROBES off, none needs the kprobes core," \
+			"$(( $(now) - start )) s"
+	else
+		result nokprobes FAIL "$n objects, $errors errors, $warns warnings" \
+			"(see $obj/make.log)"
+	fi
+}
+
+cell_nokprobes()
+{
+	local src=$BUILD/$KP_FLAVOUR/src obj dobj=$BUILD/$KP_FLAVOUR/obj
+	local start why mode=${MATRIX_NOKPROBES:-}
+
+	start=$(now)
+	prepare_flavour "$KP_FLAVOUR" || { result nokprobes FAIL "prepare"; return; }
+	# Compile only needs the default build's dependency lists (the
+	# objects of the same tree at kprobes on) and the series' file list.
+	if [ -z "$mode" ]; then
+		mode=full
+		[ "$KP_FLAVOUR" = ours ] && [ -f "$dobj/vmlinux" ] &&
+			[ -f "$BUILD/$KP_FLAVOUR/tracked.list" ] && mode=compile
+	fi
+	obj=$BUILD/$KP_FLAVOUR/obj-nokprobes
+	[ "$mode" = compile ] && obj=$BUILD/$KP_FLAVOUR/obj-nokprobes-compile
+	why=$(nokprobes_config "$src" "$obj") || { result nokprobes FAIL "$why"; return; }
+
+	take_build_lock
+	case $mode in
+	full)		nokprobes_full "$src" "$obj" "$start" ;;
+	compile)	nokprobes_compile "$src" "$obj" "$start" "$dobj" ;;
+	*)		result nokprobes FAIL "MATRIX_NOKPROBES=$mode: full or compile" ;;
+	esac
 	drop_build_lock
 }
 

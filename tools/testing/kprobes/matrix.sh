@@ -409,36 +409,69 @@ cell_debian()
 # objects that kprobes off can change.  One object path a line.
 nokprobes_candidates()
 {
-	local dobj=$1 tracked=$2
+	local dobj=$1 tracked=$2 pat=$3
 
-	# Dependencies are listed as ../src/PATH or /abs/.../src/PATH.
-	(cd "$dobj" && find . -name '.*.o.cmd' ! -name '.*.mod.o.cmd' \
+	# Dependencies are listed as ../src/PATH or /abs/.../src/PATH.  The
+	# patterns are a file: every grep that xargs starts reads all of it.
+	sed -n 's|^\(.*\.[chS]\)$|src/\1|p' "$tracked" > "$pat"
+	[ -s "$pat" ] || return 0
+	# (A grep of xargs' that matches nothing exits 1: not an error.)
+	{ (cd "$dobj" && find . -name '.*.o.cmd' ! -name '.*.mod.o.cmd' \
 			! -path './.tmp_*' ! -path './.vmlinux*' -print0 |
-		xargs -0 -r grep -l -F -f <(sed -n 's|^\(.*\.[chS]\)$|src/\1|p' "$tracked")) |
+		xargs -0 -r grep -l -F -f "$pat") || true; } |
 		sed -E 's|^\./||; s|(^\|/)\.([^/]*\.o)\.cmd$|\1\2|' | sort -u
 }
 
-# Configure the cell in $2 (work tree $1): the x86-64 test configuration,
+# Configure the cell in $2 (work tree $1): the x86-64 test configuration
+# (whatever ARCH, PREEMPT or PROD say: the cell is an x86-64 one, and
+# compile only compares it with the default x86-64 build),
 # kprobes-test-nokprobes.config merged last.  Fails with a reason.
 nokprobes_config()
 {
 	local src=$1 obj=$2 sym bad=
 	local frag=$KP_REPO/kernel/configs/kprobes-test-nokprobes.config
 
-	mkdir -p "$obj"
-	cat "${KP_FRAGMENTS[@]}" "$frag" > "$obj/kp-allconfig.new"
+	if ! mkdir -p "$obj" ||
+	   ! cat "$KP_FRAGMENT" "$KP_REPO/kernel/configs/kprobes-test-x86_64.config" \
+		"$frag" > "$obj/kp-allconfig.new"; then
+		echo "cannot write $obj/kp-allconfig.new"
+		return 1
+	fi
 	if ! [ -f "$obj/.config" ] || ! cmp -s "$obj/kp-allconfig.new" "$obj/kp-allconfig" ||
 	   [ -n "$(find "$src" -name 'Kconfig*' -newer "$obj/.config" -print -quit)" ]; then
 		mk "$src" "$obj" -s KCONFIG_ALLCONFIG="$obj/kp-allconfig.new" \
 			allnoconfig > "$obj/config.log" 2>&1 ||
 			{ echo "allnoconfig (see $obj/config.log)"; return 1; }
 	fi
-	mv "$obj/kp-allconfig.new" "$obj/kp-allconfig"
+	mv "$obj/kp-allconfig.new" "$obj/kp-allconfig" || { echo "mv failed"; return 1; }
 	grep -q '^CONFIG_KPROBES=y' "$obj/.config" && bad="CONFIG_KPROBES still on"
 	for sym in FTRACE FUNCTION_TRACER FPROBE BPF_EVENTS PERF_EVENTS MODULES; do
 		grep -q "^CONFIG_$sym=y" "$obj/.config" || bad="${bad:+$bad, }CONFIG_$sym off"
 	done
 	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
+# Why compile only cannot use the default build in $1 with work tree $2
+# (nothing when it can): it must exist, and be newer than every file of
+# the series in the work tree (its dependency lists are then current).
+nokprobes_compile_unusable()
+{
+	local dobj=$1 src=$2 tracked f
+
+	tracked=$(dirname "$dobj")/tracked.list
+	[ "$KP_FLAVOUR" = ours ] || { echo "BASELINE=1"; return; }
+	if ! [ -f "$dobj/vmlinux" ] || ! [ -f "$tracked" ]; then
+		echo "no x86-64 test build in $dobj"
+		return
+	fi
+	while IFS= read -r f; do
+		# Another architecture's file cannot change an x86-64 object.
+		case $f in arch/x86/*) ;; arch/*) continue ;; esac
+		if [ "$src/$f" -nt "$dobj/vmlinux" ]; then
+			echo "$f is newer than the x86-64 test build (make build first)"
+			return
+		fi
+	done < "$tracked"
 }
 
 # The whole kernel: vmlinux and the modules.
@@ -457,16 +490,27 @@ nokprobes_full()
 	fi
 }
 
+# Global symbols that objects $2... of directory $1 define, one a line.
+defined_syms()
+{
+	local dir=$1
+
+	shift
+	(cd "$dir" || exit 0; nm --defined-only "$@" 2>/dev/null; true) |
+		awk 'NF == 3 && $2 ~ /[A-Z]/ { print $3 }' | sort -u
+}
+
 # Compile only what kprobes off can change (see the top of this file), then
-# check that nothing of it needs the kprobes core to link.
+# check that nothing of it needs what a kernel without kprobes lacks.
 nokprobes_compile()
 {
 	local src=$1 obj=$2 start=$3 dobj=$4
 	local cand=$obj/candidates.list members=$obj/members.list
-	local o n=0 errors=0 warns=0 unresolved
-	local -a objs=() problems=()
+	local o n=0 errors=0 warns=0 unresolved gone
+	local -a objs=() nonmembers=() problems=()
 
-	nokprobes_candidates "$dobj" "$(dirname "$dobj")/tracked.list" > "$cand"
+	nokprobes_candidates "$dobj" "$(dirname "$dobj")/tracked.list" \
+		"$obj/tracked.pat" > "$cand"
 	[ -s "$cand" ] || { result nokprobes FAIL "no object of $dobj reads the series"; return; }
 	# Every candidate is compiled again (its diagnostics must be seen,
 	# and a missing object is what tells the dry run below that this
@@ -480,17 +524,23 @@ nokprobes_compile()
 		{ tail -n 20 "$obj/make.log" | sed 's/^/matrix: nokprobes: /'
 		  result nokprobes FAIL "make prepare failed (see $obj/make.log)"; return; }
 	# Which candidates this configuration builds: the objects a dry run of
-	# the whole build would compile (kbuild's own Makefiles decide).  The
-	# dry run stops at vmlinux.a, which it does not make: its exit status
-	# says nothing.
+	# the whole build would compile (kbuild's own Makefiles decide).  With
+	# no object there, the dry run walks every directory and then stops
+	# at vmlinux.a, which it did not make; stopping anywhere else, it may
+	# not have seen every directory.
 	mk "$src" "$obj" -n -j1 CC="ccache gcc" vmlinux modules \
 		> "$obj/dry-run.log" 2>&1 || true
-	grep -oE -- '-c -o [^ ]+\.o( |;|$)' "$obj/dry-run.log" |
+	grep -q "No rule to make target 'vmlinux.a'" "$obj/dry-run.log" ||
+		{ result nokprobes FAIL "the dry run did not get to vmlinux.a" \
+			"(see $obj/dry-run.log)"; return; }
+	{ grep -oE -- '-c -o [^ ]+\.o( |;|$)' "$obj/dry-run.log" || true; } |
 		sed -E 's/^-c -o //; s/[ ;]$//' | sort -u |
-		comm -12 - "$cand" > "$members" || true
+		comm -12 - "$cand" > "$members"
 	mapfile -t objs < "$members"
+	mapfile -t nonmembers < <(comm -23 "$cand" "$members")
 	[ "${#objs[@]}" -gt 0 ] ||
-		{ result nokprobes FAIL "the dry run compiles no candidate (see $obj/make.log)"; return; }
+		{ result nokprobes FAIL "the dry run compiles no candidate" \
+			"(see $obj/dry-run.log)"; return; }
 	CCACHE_BASEDIR=$BUILD mk "$src" "$obj" -k -j"$JOBS" CC="ccache gcc" \
 		HOSTCC="ccache gcc" KCFLAGS="-fmacro-prefix-map=../src/=" \
 		"${objs[@]}" >> "$obj/make.log" 2>&1 || true
@@ -507,22 +557,24 @@ nokprobes_compile()
 		problems+=("warning: $o")
 	done < <(grep -E ': warning: ' "$obj/make.log" | sort -u)
 
-	# Link: a symbol these objects use that only the kprobes core defines
-	# (the default build's kernel/kprobes/ and arch/x86/kernel/kprobes/
-	# objects) is an undefined reference in a kernel without it.
+	# Link: what kprobes off takes away are the candidates this config
+	# does not build (the kprobes core, trace_kprobe, error injection...).
+	# A global symbol only they define, left undefined by an object that
+	# is built, is an undefined reference at the link.
+	gone=$(comm -23 <(defined_syms "$dobj" "${nonmembers[@]}") \
+			<(defined_syms "$obj" "${objs[@]}"))
+	[ -n "$gone" ] || {
+		errors=$((errors + 1))
+		problems+=("no symbol of the kprobes core in $dobj: the link check would check nothing")
+	}
 	unresolved=$(comm -12 \
-		<(cd "$obj" && comm -23 \
-			<(nm -u "${objs[@]}" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u) \
-			<(nm --defined-only "${objs[@]}" 2>/dev/null |
-				awk 'NF == 3 { print $3 }' | sort -u)) \
-		<(cd "$dobj" && find kernel/kprobes arch/x86/kernel/kprobes \
-				-name '*.o' ! -name '*.mod.o' -print0 2>/dev/null |
-			xargs -0 -r nm --defined-only 2>/dev/null |
-			awk 'NF == 3 && $2 ~ /[A-Z]/ { print $3 }' | sort -u))
+		<( (cd "$obj" || exit 0; nm -u "${objs[@]}" 2>/dev/null; true) |
+			awk '$1 == "U" { print $2 }' | sort -u) \
+		<(printf '%s\n' "$gone"))
 	for o in $unresolved; do
 		errors=$((errors + 1))
 		problems+=("undefined reference without kprobes: $o, in $(cd "$obj" &&
-			nm -A -u "${objs[@]}" 2>/dev/null |
+			{ nm -A -u "${objs[@]}" 2>/dev/null || true; } |
 			awk -v s="$o" '$NF == s { sub(/:.*/, "", $1); l = l (l ? " " : "") $1 }
 				END { print l }')")
 	done
@@ -532,8 +584,8 @@ nokprobes_compile()
 	done
 	if [ "$errors" = 0 ] && [ "$warns" = 0 ]; then
 		result nokprobes PASS "$n objects that read the series compiled with" \
-			"CONFIG_KPROBES off, none needs the kprobes core," \
-			"$(( $(now) - start )) s"
+			"CONFIG_KPROBES off, none needs the $(wc -l <<< "$gone") symbols" \
+			"it takes away, $(( $(now) - start )) s"
 	else
 		result nokprobes FAIL "$n objects, $errors errors, $warns warnings" \
 			"(see $obj/make.log)"
@@ -550,9 +602,9 @@ cell_nokprobes()
 	# Compile only needs the default build's dependency lists (the
 	# objects of the same tree at kprobes on) and the series' file list.
 	if [ -z "$mode" ]; then
-		mode=full
-		[ "$KP_FLAVOUR" = ours ] && [ -f "$dobj/vmlinux" ] &&
-			[ -f "$BUILD/$KP_FLAVOUR/tracked.list" ] && mode=compile
+		why=$(nokprobes_compile_unusable "$dobj" "$src")
+		mode=compile
+		[ -z "$why" ] || { mode=full; note "nokprobes: the whole kernel: $why"; }
 	fi
 	obj=$BUILD/$KP_FLAVOUR/obj-nokprobes
 	[ "$mode" = compile ] && obj=$BUILD/$KP_FLAVOUR/obj-nokprobes-compile

@@ -24,6 +24,11 @@
  * handlers.  Each push needs a new exception context, which bounds the
  * depth by KPROBE_NEST_MAX.  BUSY is entered and left only by
  * arch_kprobe_busy_begin()/end(), for the core's busy sections.
+ *
+ * current_kprobe is set before the state leaves IDLE and cleared only
+ * after it is back in IDLE, on every path (the core's busy sections
+ * too), so a context that interrupts any of them and finds current_kprobe
+ * NULL finds the CPU IDLE: kprobe_claim_idle_here() relies on that.
  */
 #ifndef _ASM_GENERIC_KPROBES_CPU_H
 #define _ASM_GENERIC_KPROBES_CPU_H
@@ -189,17 +194,49 @@ static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
 }
 
 /*
- * kprobe_move_state() on this CPU's control block through the per-CPU
- * segment, for a hit path that keeps no pointer to it across a handler
- * call: nothing has to stay live in a callee-saved register (one
- * per-CPU compare and one per-CPU store).
+ * The same on this CPU's control block through the per-CPU segment, for a
+ * hit path that keeps no pointer to it across a handler call: nothing has
+ * to stay live in a callee-saved register.  kprobe_expect_state_here()
+ * reports a CPU that is not in @state (one per-CPU compare);
+ * kprobe_set_state_here() is the store, for a caller that has checked
+ * @from since the last call it made (one per-CPU store);
+ * kprobe_move_state_here() is both.
  */
-static __always_inline void kprobe_move_state_here(u8 from, u8 to)
+static __always_inline void kprobe_expect_state_here(u8 state)
+{
+	if (unlikely(__this_cpu_read(kprobe_ctlblk.state) != state))
+		kprobe_bad_state(this_cpu_ptr(&kprobe_ctlblk), state);
+}
+
+static __always_inline void kprobe_set_state_here(u8 from, u8 to)
 {
 	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
-	if (unlikely(__this_cpu_read(kprobe_ctlblk.state) != from))
-		kprobe_bad_state(this_cpu_ptr(&kprobe_ctlblk), to);
 	__this_cpu_write(kprobe_ctlblk.state, to);
+}
+
+static __always_inline void kprobe_move_state_here(u8 from, u8 to)
+{
+	kprobe_expect_state_here(from);
+	kprobe_set_state_here(from, to);
+}
+
+/**
+ * kprobe_claim_idle_here() - make @p current and enter HANDLER
+ * @p: the hit site's kprobe
+ *
+ * For a hit path that has just found kprobe_running() NULL with
+ * preemption or interrupts off: the CPU is IDLE then (see the top of this
+ * file), so the source state is not read again.  The way back,
+ * kprobe_move_state_here(KPROBE_CPU_HANDLER, ...), still checks that the
+ * handlers left the state alone.
+ */
+static __always_inline void kprobe_claim_idle_here(struct kprobe *p)
+{
+	BUILD_BUG_ON(!(KPROBE_CPU_EDGES &
+		       KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER)));
+	__this_cpu_write(current_kprobe, p);
+	barrier();
+	__this_cpu_write(kprobe_ctlblk.state, KPROBE_CPU_HANDLER);
 }
 
 /*

@@ -26,46 +26,44 @@
 #include <linux/trace_recursion.h>
 
 /*
- * Run @p's handlers on an idle CPU; see the top of this file.  The hit
- * resumes at regs->ip as the caller passed it, or, with @past_call (the
- * caller knows that is just past the ftrace call: an architecture's own
- * trampoline), at that address recomputed from @p, so that only @p and
- * @regs live across the handler calls; the state moves through the
- * per-CPU segment for the same reason.
+ * Run @p's handlers on an idle CPU; see the top of this file.  The caller
+ * has set the instruction pointer to where a breakpoint on the call would
+ * report the hit.  Only @p and @regs live across the handler calls (the
+ * state moves through the per-CPU segment, the post handler is read after
+ * the pre handlers): nothing else has to be kept in callee-saved
+ * registers.
+ *
+ * Return: true if a pre handler chose the instruction pointer (resume
+ * there); false if the hit is over and the caller resumes as it would
+ * have without the probe: the instruction pointer is then just past the
+ * call if a post handler ran, else still the breakpoint's.
  */
-static __always_inline void kprobe_ftrace_hit(struct kprobe *p,
-					      struct pt_regs *regs,
-					      unsigned long trap_ip_offset,
-					      bool past_call)
+static __always_inline bool kprobe_ftrace_hit(struct kprobe *p,
+					      struct pt_regs *regs)
 {
-	unsigned long resume = instruction_pointer(regs);
 	kprobe_post_handler_t post;
 
-	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state_here(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
-
-	instruction_pointer_set(regs, (unsigned long)p->addr + trap_ip_offset);
-	/* Non-zero: a handler chose the instruction pointer; ftrace goes there. */
+	kprobe_claim_idle_here(p);
 	if (kprobe_hit_pre(p, regs)) {
 		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
-		return;
+		return true;
 	}
+	/* Checked once: the changes below follow from it. */
+	kprobe_expect_state_here(KPROBE_CPU_HANDLER);
 	post = READ_ONCE(p->post_handler);
 	if (post) {
 		/* As if the call had run. */
 		instruction_pointer_set(regs,
 					(unsigned long)p->addr + MCOUNT_INSN_SIZE);
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
+		kprobe_set_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
 		kprobe_hit_post(p, post, regs);
 		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+		kprobe_set_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	}
-	if (past_call)
-		resume = (unsigned long)p->addr + MCOUNT_INSN_SIZE;
-	instruction_pointer_set(regs, resume);
 	reset_current_kprobe();
+	return false;
 }
 
 /**
@@ -100,10 +98,16 @@ static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
 
 	p = kprobe_hit_find(ip);
 	if (p && !kprobe_disabled(p)) {
-		if (kprobe_running())
+		unsigned long resume = instruction_pointer(regs);
+
+		if (kprobe_running()) {
 			kprobes_inc_nmissed_count(p);
-		else
-			kprobe_ftrace_hit(p, regs, trap_ip_offset, false);
+		} else {
+			instruction_pointer_set(regs, ip + trap_ip_offset);
+			/* Not redirected: where the ftrace caller would go. */
+			if (!kprobe_ftrace_hit(p, regs))
+				instruction_pointer_set(regs, resume);
+		}
 	}
 	ftrace_test_recursion_unlock(bit);
 }

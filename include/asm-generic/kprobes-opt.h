@@ -48,8 +48,7 @@ static __always_inline void kprobe_opt_hit(struct kprobe_opt_insn *oi,
 		 * through the per-CPU segment, so that nothing but @regs
 		 * lives across the handler call.
 		 */
-		__this_cpu_write(current_kprobe, p);
-		kprobe_move_state_here(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
+		kprobe_claim_idle_here(p);
 		kprobe_hit_pre(p, regs);
 		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();

@@ -15,7 +15,8 @@
 #include <linux/kprobes_arch.h>
 
 /*
- * A hit on an idle CPU: make @p current and run its pre handlers.
+ * A hit on an idle CPU (the caller found kprobe_running() NULL): make @p
+ * current and run its pre handlers.
  * Return: true if a handler moved the instruction pointer: the CPU is
  * idle again and neither the instruction nor the post handlers run.
  */
@@ -23,8 +24,7 @@ static __always_inline bool kprobe_step_hit_pre(struct kprobe *p,
 						struct pt_regs *regs,
 						struct kprobe_ctlblk *kcb)
 {
-	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
+	kprobe_claim_idle_here(p);
 	if (!kprobe_hit_pre(p, regs))
 		return false;
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);

@@ -175,7 +175,8 @@ struct kretprobe {
  * @task: the task that made the call
  * @ret_addr: the real return address, replaced by the trampoline's
  * @fp: the stack slot that held @ret_addr (identifies the frame)
- * @free_next: core-owned; free-list link inside the pool
+ * @free_next: core-owned; free-list link inside the pool (the next free
+ *	instance's token)
  * @data: @kretprobe::data_size bytes for the handlers
  */
 struct kretprobe_instance {
@@ -184,7 +185,7 @@ struct kretprobe_instance {
 	struct task_struct *task;
 	kprobe_opcode_t *ret_addr;
 	void *fp;
-	struct kretprobe_instance *free_next;
+	unsigned long free_next;
 	char data[];
 };
 

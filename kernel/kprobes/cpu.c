@@ -10,14 +10,14 @@
 /**
  * kprobe_bad_state() - report an illegal change of the per-CPU state
  * @kcb: this CPU's control block
- * @state: the state the trap code is changing to
+ * @state: the state the trap code is changing to, or expects
  *
  * A bug in the architecture's trap code; the caller changes the state
  * anyway, so that the CPU keeps going.
  */
 noinline void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state)
 {
-	WARN_ONCE(1, "kprobes: illegal CPU state change %u -> %u\n",
+	WARN_ONCE(1, "kprobes: illegal CPU state %u at a change to (or check of) %u\n",
 		  kcb->state, state);
 }
 

@@ -71,12 +71,15 @@
  * handler, the kretprobe trampoline) runs with preemption off, may be in
  * NMI context (x86 and riscv enter breakpoint traps like NMIs), and takes
  * no sleeping lock, no non-raw spinlock and allocates nothing.  Interrupts
- * are off in a breakpoint trap and in the x86 detour; the ftrace handler
- * and the return trampoline keep the probed context's interrupt state
+ * are off in a breakpoint trap; the detours, the ftrace handler and the
+ * return trampoline keep the probed context's interrupt state
  * (Documentation/trace/kprobes.rst, "Handler context", per architecture).
  * It reads the table and the members lists under RCU (an int3 is an RCU
  * read-side section on x86).
- * Everything it touches is NOKPROBE_SYMBOL or nokprobe_inline.
+ * Everything it touches is NOKPROBE_SYMBOL or nokprobe_inline, and the
+ * functions it calls on every hit are notrace as well: an fentry pad costs
+ * every hit an instruction, and the function tracer can watch the
+ * handlers themselves.
  */
 #ifndef _KERNEL_KPROBES_INTERNAL_H
 #define _KERNEL_KPROBES_INTERNAL_H
@@ -147,8 +150,10 @@ static __always_inline void kprobe_busy_enter(void)
 	/* An NMI from here on sees depth != 0 and leaves the save alone. */
 	barrier();
 	s->kp = __this_cpu_read(current_kprobe);
-	s->arch = arch_kprobe_busy_begin();
+	/* current_kprobe first: an NMI in between sees a busy CPU. */
 	__this_cpu_write(current_kprobe, &kprobe_busy);
+	barrier();
+	s->arch = arch_kprobe_busy_begin();
 }
 
 static __always_inline void kprobe_busy_leave(void)
@@ -156,8 +161,10 @@ static __always_inline void kprobe_busy_leave(void)
 	struct kprobe_busy_save *s = this_cpu_ptr(&kprobe_busy_save);
 
 	if (s->depth == 1) {
-		__this_cpu_write(current_kprobe, s->kp);
+		/* The state first: current_kprobe may become NULL. */
 		arch_kprobe_busy_end(s->arch);
+		barrier();
+		__this_cpu_write(current_kprobe, s->kp);
 		/* Restore before an NMI could see depth 0 and save again. */
 		barrier();
 	}

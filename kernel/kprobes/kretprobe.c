@@ -46,15 +46,20 @@
 
 /**
  * struct kretprobe_pool - the instances of one kretprobe
- * @free: top of the free stack: tag in bits 63..32, token in bits 31..0
- * @ref: one for the registration plus one per instance taken
+ * @free: top of the free stack: tag in bits 63..32, token in bits 31..0;
+ *	a token is an instance's byte offset in @slots plus one, 0 is none,
+ *	and each free instance's @free_next holds the next one's
+ * @ref: one for the registration plus one per instance taken: at most
+ *	maxactive + 1, which kretprobe_pool_addressable() keeps far below
+ *	INT_MAX, so a plain atomic_t (refcount_t's saturation checks would
+ *	cost every entry and every return and can never fire here)
  * @rp: the owner; NULL from the moment unregistration starts
  * @reap: link on kretprobe_reap_list once the last reference is gone
  * @slots: the instances, each followed by its private data
  */
 struct kretprobe_pool {
 	atomic64_t free;
-	refcount_t ref;
+	atomic_t ref;
 	struct kretprobe __rcu *rp;
 	struct llist_node reap;
 	u8 slots[] __aligned(8);
@@ -92,13 +97,13 @@ static DEFINE_IRQ_WORK(kretprobe_reap_work, kretprobe_reap);
 static nokprobe_inline struct kretprobe_instance *
 pool_slot(struct kretprobe_pool *pool, u32 token)
 {
-	return token ? (void *)&pool->slots[token - 1] : NULL;
+	return (void *)&pool->slots[token - 1];
 }
 
 static nokprobe_inline u32 pool_token(struct kretprobe_pool *pool,
 				      struct kretprobe_instance *ri)
 {
-	return ri ? (u8 *)ri - pool->slots + 1 : 0;
+	return (u8 *)ri - pool->slots + 1;
 }
 
 /* The new top word: next generation, @token on top. */
@@ -115,18 +120,19 @@ kretprobe_pool_take(struct kretprobe_pool *pool)
 	u32 next;
 
 	do {
-		ri = pool_slot(pool, (u32)old);
-		if (!ri)
+		/* Token 0: the stack is empty. */
+		if (!(u32)old)
 			return NULL;
+		ri = pool_slot(pool, (u32)old);
 		/*
 		 * If another CPU takes @ri meanwhile, @next is stale, but the
 		 * tag has moved on and the cmpxchg fails.  The memory stays
 		 * valid: the registration holds the pool while entries run.
 		 */
-		next = pool_token(pool, READ_ONCE(ri->free_next));
+		next = READ_ONCE(ri->free_next);
 	} while (!atomic64_try_cmpxchg(&pool->free, &old, pool_top(old, next)));
 
-	refcount_inc(&pool->ref);
+	atomic_inc(&pool->ref);
 	return ri;
 }
 
@@ -140,7 +146,7 @@ NOKPROBE_SYMBOL(kretprobe_pool_release);
 
 static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
 {
-	if (refcount_dec_and_test(&pool->ref))
+	if (atomic_dec_and_test(&pool->ref))
 		kretprobe_pool_release(pool);
 }
 
@@ -151,7 +157,7 @@ static nokprobe_inline void __kretprobe_recycle(struct kretprobe_instance *ri)
 	s64 old = atomic64_read(&pool->free);
 
 	do {
-		WRITE_ONCE(ri->free_next, pool_slot(pool, (u32)old));
+		WRITE_ONCE(ri->free_next, (u32)old);
 	} while (!atomic64_try_cmpxchg(&pool->free, &old,
 				       pool_top(old, pool_token(pool, ri))));
 
@@ -179,15 +185,14 @@ static struct kretprobe_pool *kretprobe_pool_create(struct kretprobe *rp)
 	if (!pool)
 		return NULL;
 
-	refcount_set(&pool->ref, 1);
+	atomic_set(&pool->ref, 1);
 	RCU_INIT_POINTER(pool->rp, rp);
 	for (i = 0; i < rp->maxactive; i++) {
 		if (!(i % 4096))
 			cond_resched();
 		ri = pool_slot(pool, i * stride + 1);
 		ri->pool = pool;
-		ri->free_next = i + 1 < rp->maxactive ?
-				pool_slot(pool, (i + 1) * stride + 1) : NULL;
+		ri->free_next = i + 1 < rp->maxactive ? (i + 1) * stride + 1 : 0;
 	}
 	atomic64_set(&pool->free, 1);	/* tag 0, slot 0 on top */
 	return pool;
@@ -252,7 +257,7 @@ static unsigned long kretprobe_stat(unsigned long *counter)
 }
 
 /* The pre_handler of every kretprobe's entry kprobe. */
-static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
+static notrace int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct llist_head *head = &current->kretprobe_instances;
@@ -316,8 +321,8 @@ NOKPROBE_SYMBOL(kretprobe_lost);
  *
  * Return: the real return address, where the trampoline must jump.
  */
-unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
-					   void *frame_pointer)
+notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
+						   void *frame_pointer)
 {
 	struct llist_head *head = &current->kretprobe_instances;
 	struct llist_node *top, *first, *last, *n, *next;

@@ -48,7 +48,7 @@ void kprobe_site_set_state(struct kprobe_site *site,
 }
 
 /* Run the pre handler of every enabled member; stop at the first veto. */
-static int kprobe_site_pre(struct kprobe *kp, struct pt_regs *regs)
+static notrace int kprobe_site_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kprobe_site *site = kprobe_to_site(kp);
 	struct kprobe *m;
@@ -64,8 +64,8 @@ static int kprobe_site_pre(struct kprobe *kp, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_site_pre);
 
-static void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
-			     unsigned long flags)
+static notrace void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
+				     unsigned long flags)
 {
 	struct kprobe_site *site = kprobe_to_site(kp);
 	struct kprobe *m;

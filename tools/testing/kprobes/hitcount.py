@@ -20,7 +20,7 @@ OUT = os.environ.get("HITCOUNT_OUT", "hitcount.txt")
 N = int(os.environ.get("HITCOUNT_N", "18"))
 FUNCS = os.environ.get("HITCOUNT_FUNCS",
                        "arch_optprobe_handler "
-                       "arch_kretprobe_trampoline_callback").split()
+                       "kretprobe_trampoline_handler").split()
 MASK = (1 << 64) - 1
 symbols = {}
 

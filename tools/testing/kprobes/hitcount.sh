@@ -15,7 +15,7 @@
 # the bench's units.
 #
 # HITCOUNT_FUNCS  functions to count [arch_optprobe_handler
-#                 arch_kretprobe_trampoline_callback]
+#                 kretprobe_trampoline_handler]
 # HITCOUNT_N      hits to count before gdb detaches [18: the bench's o, ro,
 #                 kr entries and r, ro, kr returns, three calls each]
 

@@ -169,7 +169,7 @@ NOKPROBE_SYMBOL(kprobe_step_done);
  * The trampoline's popf applies regs->flags, and so the probed context's
  * IF; it resumes at regs->ip.
  */
-__visible void kprobe_post_trampoline_handler(struct pt_regs *regs)
+__visible notrace void kprobe_post_trampoline_handler(struct pt_regs *regs)
 {
 	unsigned long irq = __this_cpu_read(kprobe_ctlblk.saved_irq);
 	struct kprobe *p = __this_cpu_read(current_kprobe);
@@ -202,8 +202,7 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 {
 	unsigned long resume;
 
-	__this_cpu_write(current_kprobe, p);
-	kprobe_move_state(kcb, KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER);
+	kprobe_claim_idle_here(p);
 
 	/* regs->ip is p->addr + 1 here, as after any int3. */
 	if (kprobe_hit_pre(p, regs)) {
@@ -277,7 +276,7 @@ NOKPROBE_SYMBOL(kprobe_reenter);
  * Return: 1 if the int3 was ours and @regs now say where to resume,
  * 0 to let the other int3 users look at it.
  */
-int kprobe_int3_handler(struct pt_regs *regs)
+notrace int kprobe_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->ip - INT3_INSN_SIZE;
 	struct kprobe *running, *p;

@@ -47,11 +47,12 @@ unsigned long arch_kprobe_ftrace_trampoline(void)
 
 /**
  * kprobe_ftrace_tramp_handler() - the hit of a site called from its trampoline
- * @regs: built by kprobe_ftrace_tramp; ip is where the fentry call returns
+ * @regs: built by kprobe_ftrace_tramp; ip is the fentry call's address + 1,
+ *	as after an int3 on it
  *
  * ftrace calls the trampoline only from a site that has no other ftrace
- * user, so ip is just past the site's call, not where a live patch would
- * send it (that makes two users: the live patch goes through
+ * user, so the call returns just past itself, not where a live patch
+ * would send it (that makes two users: the live patch goes through
  * kprobe_ftrace_handler()).  Runs with interrupts as the probed function
  * was entered.  There is no ftrace recursion lock: the trampoline and
  * this are not traced, and a hit while this CPU runs a probe (a handler
@@ -59,20 +60,35 @@ unsigned long arch_kprobe_ftrace_trampoline(void)
  * breakpoint.  Preemption is disabled before the site is looked up: that
  * keeps the per-CPU state ours and makes this an RCU reader.  A site
  * already gone (a task preempted before that point) is not run.
+ *
+ * Return: where the trampoline returns to: past the call, or where a pre
+ * handler redirected execution (fail_function's override).
  */
-__visible void kprobe_ftrace_tramp_handler(struct pt_regs *regs)
+__visible unsigned long kprobe_ftrace_tramp_handler(struct pt_regs *regs)
 {
+	unsigned long resume;
 	struct kprobe *p;
 
+	/* The trampoline backs ip up by MCOUNT_INSN_SIZE - 1. */
+	BUILD_BUG_ON(INT3_INSN_SIZE != 1);
 	preempt_disable_notrace();
-	p = kprobe_hit_find(regs->ip - MCOUNT_INSN_SIZE);
-	if (p && !kprobe_disabled(p)) {
+	p = kprobe_hit_find(regs->ip - INT3_INSN_SIZE);
+	if (!p || kprobe_disabled(p)) {
+		resume = regs->ip - INT3_INSN_SIZE + MCOUNT_INSN_SIZE;
+	} else {
 		if (unlikely(kprobe_running()))
 			kprobes_inc_nmissed_count(p);
-		else
-			kprobe_ftrace_hit(p, regs, INT3_INSN_SIZE, true);
+		else if (kprobe_ftrace_hit(p, regs))
+			goto redirected;
+		/* From @p: nothing else has to live across the calls. */
+		resume = (unsigned long)p->addr + MCOUNT_INSN_SIZE;
 	}
 	preempt_enable_notrace();
+	return resume;
+
+redirected:
+	preempt_enable_notrace();
+	return regs->ip;
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_tramp_handler);

@@ -16,18 +16,19 @@
  *
  * It builds a struct pt_regs as an int3 on the fentry call would show
  * it, lets kprobe_ftrace_tramp_handler() find and run the site, restores
- * every register and the flags, and returns to pt_regs::ip through the
- * return address's word: the handler leaves ip as it found it unless a
- * pre handler redirected execution (fail_function's override), which is
- * then honoured as after an int3.
+ * every register and the flags, and returns through the return address's
+ * word to where the handler says: past the call, unless a pre handler
+ * redirected execution (fail_function's override), which is then
+ * honoured as after an int3.
  *
  * Stack while the handler runs (higher addresses first):
  *
  *	probe sp:	the probed function's caller's frame, untouched
- *	-8:		the return address, replaced by pt_regs::ip
+ *	-8:		the return address, replaced by the handler's
+ *			answer
  *	-16:		struct pt_regs: ss, sp (= probe sp), flags, cs,
- *			ip (= the return address), orig_ax (-1), then the
- *			general registers
+ *			ip (= the fentry call + 1, as after an int3 there),
+ *			orig_ax (-1), then the general registers
  *	%rsp:		pt_regs::r15
  *
  * The trampoline is kernel text with ORC data: pt_regs is at %rsp from
@@ -39,6 +40,7 @@
 #include <asm/asm.h>
 #include <asm/asm-offsets.h>
 #include <asm/frame.h>
+#include <asm/ftrace.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
@@ -53,17 +55,19 @@ SYM_CODE_START(kprobe_ftrace_tramp)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 
-	/* struct pt_regs below the return address; ip is that address. */
-	KPROBE_PUSH_PTREGS
-	movq	FRAME_SIZE(%rsp), %rax
-	movq	%rax, RIP(%rsp)
+	/*
+	 * struct pt_regs below the return address; ip is where an int3 on
+	 * the fentry call would report it: the return address - 4.
+	 */
+	KPROBE_PUSH_PTREGS ip_above=1
+	/* An int3 is one byte (ftrace.c checks INT3_INSN_SIZE at build time). */
+	subq	$MCOUNT_INSN_SIZE - 1, RIP(%rsp)
 	ENCODE_FRAME_POINTER
 	UNWIND_HINT_REGS
 
 	movq	%rsp, %rdi
 	call	kprobe_ftrace_tramp_handler
-	/* ip as the handler left it is where the call returns. */
-	movq	RIP(%rsp), %rax
+	/* Where the call returns, as the handler says. */
 	movq	%rax, FRAME_SIZE(%rsp)
 	UNWIND_HINT_UNDEFINED
 

@@ -5,17 +5,24 @@
  * arch_prepare_kretprobe() put this symbol in place of a return address,
  * so the probed function's ret lands on the first instruction with %rsp
  * one word above the slot that held the return address (ri->fp).  The
- * trampoline saves the registers as a struct pt_regs, lets the C callback
- * run the return handlers, writes the real return address back into the
- * slot and returns through it, with every register (and the flags) as the
- * probed function left them, unless a handler changed them in pt_regs.
+ * trampoline saves the registers as a struct pt_regs, calls the core's
+ * kretprobe_trampoline_handler() with pt_regs and the slot's address,
+ * writes the real return address it returns back into the slot and
+ * returns through it, with every register (and the flags) as the probed
+ * function left them, unless a handler changed them in pt_regs.
+ * Interrupts stay as the probed function left them (documented: on x86
+ * return handlers may run with interrupts on); the handler's busy section
+ * keeps an interrupt that hits a probe meanwhile from pushing an instance
+ * on this task's list.  The handler sets regs->ip to the real return
+ * address before the return handlers run, so that they and any unwinder
+ * started from pt_regs see where the function returns to.
  *
- * Stack while the callback runs (higher addresses first):
+ * Stack while the handler runs (higher addresses first):
  *
  *	ri->fp:	return address slot, the trampoline's address until the
- *		callback has returned the real one
+ *		handler has returned the real one
  *		struct pt_regs: ss, sp (= ri->fp + 8), flags, cs,
- *		ip (the trampoline; the callback sets the real address),
+ *		ip (the trampoline; the handler sets the real address),
  *		orig_ax (-1), then the general registers
  *	%rsp:	pt_regs::r15
  *
@@ -25,8 +32,8 @@
  * With frame pointers, %rbp holds the encoded pt_regs pointer.
  *
  * i386 is the same with 4-byte words: pt_regs runs from ss down to bx
- * (the data segment registers are saved, never reloaded), the callback
- * takes pt_regs in %eax (regparm), and the frame-pointer unwinder (32-bit
+ * (the data segment registers are saved, never reloaded), the handler
+ * takes its arguments in %eax and %edx (regparm), and the frame-pointer unwinder (32-bit
  * has no ORC) finds the encoded pt_regs pointer in %ebp.
  */
 #include <linux/linkage.h>
@@ -59,7 +66,9 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	ENCODE_FRAME_POINTER
 
 	movq	%rsp, %rdi
-	call	arch_kretprobe_trampoline_callback
+	/* The slot, right above pt_regs: regs->sp - 8. */
+	leaq	FRAME_SIZE(%rsp), %rsi
+	call	kretprobe_trampoline_handler
 	movq	%rax, FRAME_SIZE(%rsp)
 
 	KPROBE_POP_PTREGS
@@ -81,7 +90,8 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	ENCODE_FRAME_POINTER
 
 	movl	%esp, %eax
-	call	arch_kretprobe_trampoline_callback
+	leal	PTREGS_SIZE(%esp), %edx
+	call	kretprobe_trampoline_handler
 	movl	%eax, PTREGS_SIZE(%esp)
 
 	KPROBE_POP_PTREGS

@@ -79,8 +79,8 @@ struct kprobe_opt_region {
  * by the detour, except to ip and sp: execution always goes on with the
  * region's copy.
  */
-__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
-				     struct pt_regs *regs)
+__visible notrace void arch_optprobe_handler(struct kprobe_opt_insn *oi,
+					     struct pt_regs *regs)
 {
 	kprobe_opt_hit(oi, regs);
 }
@@ -367,11 +367,17 @@ static unsigned int kprobe_opt_build(u8 *img, unsigned long buf,
 				     const char **why)
 {
 	const struct kprobe_detour_layout *l = &kprobe_detour_layout;
-	unsigned long ip = addr + INT3_INSN_SIZE, opt = (unsigned long)oi;
+	unsigned long opt = (unsigned long)oi;
+	s32 ip = addr + INT3_INSN_SIZE, rel;
 	unsigned int pos, i;
-	s32 rel;
 
+	/* Kernel and module text always fit; anything else stays an int3. */
+	if ((unsigned long)(long)ip != addr + INT3_INSN_SIZE) {
+		*why = "the address is not a sign-extended 32-bit value";
+		return 0;
+	}
 	memcpy(img, kprobe_detour_template, l->size);
+	memcpy(img + l->frame_ip_end - sizeof(ip), &ip, sizeof(ip));
 	memcpy(img + l->ip_end - sizeof(ip), &ip, sizeof(ip));
 	memcpy(img + l->opt_end - sizeof(opt), &opt, sizeof(opt));
 	if (!kprobe_opt_rel32(buf + l->call_end,

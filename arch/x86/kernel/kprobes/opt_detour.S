@@ -2,8 +2,8 @@
 /*
  * The template of an optimized probe's detour (x86-64 and i386).
  *
- * opt.c copies this code into a detour buffer, fills in the three
- * per-probe values (see kprobe_detour_layout below) and appends the
+ * opt.c copies this code into a detour buffer, fills in the per-probe
+ * values (see kprobe_detour_layout below) and appends the
  * relocated copy of the probed region and a jump back after it.  The
  * template itself is never executed where it is linked.
  *
@@ -25,15 +25,19 @@
  *			general registers
  *	%rsp:		pt_regs::r15
  *
+ * Everything is pushed, the two copies of the address included: a kernel
+ * text address is a sign-extended 32-bit value on x86-64 (opt.c checks),
+ * so "push $imm32" puts it where it belongs in one instruction.
+ *
  * ORC data of the template describes the template, not its copies, and
  * no unwinder ever looks at the template.  It is kept true for objtool
  * anyway: nothing is known of the stack on entry and after the call, and
  * pt_regs is at %rsp in between.
  *
- * i386 builds the same frame with 4-byte words: the per-probe values are
- * "movl $imm32" (the last 4 bytes), pt_regs runs from ss down to bx (the
- * data segment registers are saved, never reloaded), and the handler takes
- * its arguments in %eax and %edx (regparm).
+ * i386 builds the same frame with 4-byte words: the record is a "movl
+ * $imm32" (the last 4 bytes), pt_regs runs from ss down to bx (the data
+ * segment registers are saved, never reloaded), and the handler takes its
+ * arguments in %eax and %edx (regparm).
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -47,6 +51,16 @@
 
 #include "regs-macros.S"
 
+/*
+ * "push $imm32" with a 4-byte immediate whatever its value (the assembler
+ * would pick the imm8 form for the template's 0): the same opcode on both
+ * word sizes, sign-extended to 64 bits on x86-64.
+ */
+.macro KPROBE_PUSH_IMM32
+	.byte	0x68
+	.long	0
+.endm
+
 	.section .text, "ax"
 
 #ifdef CONFIG_X86_64
@@ -57,22 +71,22 @@ SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	ANNOTATE_NOENDBR
 
 	/*
-	 * pt_regs below room for the unwinders' frame (lea leaves the flags
-	 * alone, and they go into pt_regs); ip is filled in below.
+	 * The unwinders' frame: a return address (per probe, the address
+	 * after its virtual int3, as a sign-extended imm32) and %rbp.
 	 */
-	KPROBE_PUSH_PTREGS room=2 above=2
+	KPROBE_PUSH_IMM32
+.Ldetour_frame_ip_end:
+	pushq	%rbp
+	/* pt_regs below it (the flags are saved first); ip as above. */
+	KPROBE_PUSH_IRET_FRAME above=2
+	KPROBE_PUSH_IMM32
+.Ldetour_ip_end:
+	pushq	$-1
+	KPROBE_PUSH_GPRS
 	UNWIND_HINT_REGS
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
-
-	movq	%rbp, FRAME_SIZE(%rsp)
 	leaq	FRAME_SIZE(%rsp), %rbp
-
-	/* Per probe: the address after its (virtual) int3. */
-	movabsq	$0, %rax
-.Ldetour_ip_end:
-	movq	%rax, RIP(%rsp)
-	movq	%rax, 8(%rbp)
 
 	/* Per probe: its struct kprobe_opt. */
 	movabsq	$0, %rdi
@@ -98,19 +112,18 @@ STACK_FRAME_NON_STANDARD_FP kprobe_detour_template
 SYM_CODE_START_NOALIGN(kprobe_detour_template)
 	ANNOTATE_NOENDBR
 
-	/* pt_regs below room for the unwinders' frame; ip below. */
-	KPROBE_PUSH_PTREGS room=2 above=2
+	/* The unwinders' frame, then pt_regs: as on x86-64. */
+	KPROBE_PUSH_IMM32
+.Ldetour_frame_ip_end:
+	pushl	%ebp
+	KPROBE_PUSH_IRET_FRAME above=2
+	KPROBE_PUSH_IMM32
+.Ldetour_ip_end:
+	pushl	$-1
+	KPROBE_PUSH_GPRS
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
-
-	movl	%ebp, PTREGS_SIZE(%esp)
 	leal	PTREGS_SIZE(%esp), %ebp
-
-	/* Per probe: the address after its (virtual) int3. */
-	movl	$0, %eax
-.Ldetour_ip_end:
-	movl	%eax, PT_EIP(%esp)
-	movl	%eax, 4(%ebp)
 
 	/* Per probe: its struct kprobe_opt. */
 	movl	$0, %eax
@@ -132,13 +145,15 @@ _ASM_NOKPROBE(kprobe_detour_template)
 
 /*
  * Where the per-probe values sit in the template: offsets of the ends of
- * the two "movabsq" (their imm64 is the last 8 bytes; on i386 "movl" and
- * imm32), of the end of the
- * call (its rel32 is the last 4), and the template's size.  Differences
- * of labels, so no relocation points into the template's middle.
+ * the two pushes of the address (imm32, the last 4 bytes), of the
+ * "movabsq" of the record (imm64, the last 8; on i386 "movl" and imm32),
+ * of the call (its rel32 is the last 4), and the template's size.
+ * Differences of labels, so no relocation points into the template's
+ * middle.
  */
 	.pushsection .rodata
 SYM_DATA_START(kprobe_detour_layout)
+	.long	.Ldetour_frame_ip_end - kprobe_detour_template
 	.long	.Ldetour_ip_end - kprobe_detour_template
 	.long	.Ldetour_opt_end - kprobe_detour_template
 	.long	.Ldetour_call_end - kprobe_detour_template

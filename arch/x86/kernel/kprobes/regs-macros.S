@@ -14,14 +14,18 @@
  *	probed sp:	\above words (a return address, an unwinder frame),
  *			\room of them pushed here, right above ss
  *	pt_regs:	ss = __KERNEL_DS, sp = the probed sp, flags as they
- *			are, cs = __KERNEL_CS, ip = \ip (if given, else left
- *			for the caller), orig_ax = -1, the general registers
+ *			are, cs = __KERNEL_CS, ip = \ip (if given; with
+ *			\ip_above the lowest of the \above words, a return
+ *			address; else left for the caller), orig_ax = -1,
+ *			the general registers
  *
- * It clobbers %rax (%eax), saved before.  KPROBE_POP_PTREGS \room takes
- * it down again: every general register and the flags from pt_regs, and
- * the stack pointer back to the \above words.  What the trampolines
- * fill in between (ip, the unwinders' frame) and their unwind hints stay
- * with them.
+ * It changes no register but the flags, after it has saved them.  Its
+ * first part, KPROBE_PUSH_IRET_FRAME \above, pushes ss, sp, the flags and
+ * cs, for a trampoline that pushes the words above itself.
+ * KPROBE_POP_PTREGS \room takes the frame down again: every general
+ * register and the flags from pt_regs, and the stack pointer back to the
+ * \above words.  What the trampolines fill in between (ip, the unwinders'
+ * frame) and their unwind hints stay with them.
  *
  * Assembler only: included by those .S files, never built on its own.
  */
@@ -66,20 +70,33 @@
 	popq	%rdi
 .endm
 
-.macro KPROBE_PUSH_PTREGS room=0 above=1 ip
-	leaq	-(16 + 8 * \room)(%rsp), %rsp
+/*
+ * "pushq %rsp" pushes the value from before the push, the address of ss:
+ * sp is fixed up once the flags are saved.
+ */
+.macro KPROBE_PUSH_IRET_FRAME above
+	pushq	$__KERNEL_DS
+	pushq	%rsp
 	pushfq
+	addq	$8 + 8 * \above, 8(%rsp)
 	pushq	$__KERNEL_CS
+.endm
+
+.macro KPROBE_PUSH_PTREGS room=0 above=1 ip ip_above=0
+	.if \room
+	leaq	-8 * \room(%rsp), %rsp
+	.endif
+	KPROBE_PUSH_IRET_FRAME \above
 	.ifnb \ip
 	pushq	$\ip
+	.elseif \ip_above
+	/* The word right above ss, four words up. */
+	pushq	32(%rsp)
 	.else
 	leaq	-8(%rsp), %rsp
 	.endif
 	pushq	$-1
 	KPROBE_PUSH_GPRS
-	movq	$__KERNEL_DS, SS(%rsp)
-	leaq	FRAME_SIZE + 8 * \above(%rsp), %rax
-	movq	%rax, RSP(%rsp)
 .endm
 
 .macro KPROBE_POP_PTREGS room=0
@@ -121,20 +138,29 @@
 	leal	16(%esp), %esp
 .endm
 
-.macro KPROBE_PUSH_PTREGS room=0 above=1 ip
-	leal	-(8 + 4 * \room)(%esp), %esp
+.macro KPROBE_PUSH_IRET_FRAME above
+	pushl	$__KERNEL_DS
+	pushl	%esp
 	pushfl
+	addl	$4 + 4 * \above, 4(%esp)
 	pushl	$__KERNEL_CS
+.endm
+
+.macro KPROBE_PUSH_PTREGS room=0 above=1 ip ip_above=0
+	.if \room
+	leal	-4 * \room(%esp), %esp
+	.endif
+	KPROBE_PUSH_IRET_FRAME \above
 	.ifnb \ip
 	pushl	$\ip
+	.elseif \ip_above
+	/* The word right above ss, four words up. */
+	pushl	16(%esp)
 	.else
 	leal	-4(%esp), %esp
 	.endif
 	pushl	$-1
 	KPROBE_PUSH_GPRS
-	movl	$__KERNEL_DS, PT_OLDSS(%esp)
-	leal	PTREGS_SIZE + 4 * \above(%esp), %eax
-	movl	%eax, PT_OLDESP(%esp)
 .endm
 
 .macro KPROBE_POP_PTREGS room=0

@@ -174,24 +174,25 @@ __visible void kprobe_post_trampoline_handler(struct pt_regs *regs);
 /* ftrace_tramp.S: called by ftrace's fentry calls, never from C */
 asmlinkage void kprobe_ftrace_tramp(void);
 /* ftrace.c, called from ftrace_tramp.S */
-__visible void kprobe_ftrace_tramp_handler(struct pt_regs *regs);
-
-/* kretprobe.c, called from kretprobe_trampoline.S */
-__visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
+__visible unsigned long kprobe_ftrace_tramp_handler(struct pt_regs *regs);
 
 /**
  * struct kprobe_detour_layout - where the template's per-probe values are
- * @ip_end: end of the "movabsq" ("movl" on i386) loading the probe
- *	address + 1
- * @opt_end: end of the "movabsq" ("movl") loading the struct kprobe_opt
- *	pointer
+ * @frame_ip_end: end of the "push $imm32" of the probe address + 1 for the
+ *	unwinders' frame
+ * @ip_end: end of the "push $imm32" of the probe address + 1 for
+ *	pt_regs::ip
+ * @opt_end: end of the "movabsq" ("movl" on i386) loading the struct
+ *	kprobe_opt pointer
  * @call_end: end of the call of arch_optprobe_handler()
  * @size: bytes of the template that are copied
  *
  * All offsets from kprobe_detour_template; filled in by opt_detour.S.  The
- * immediates are the last sizeof(long) bytes before @ip_end and @opt_end.
+ * immediates are the last 4 bytes before @frame_ip_end and @ip_end, the
+ * last sizeof(long) before @opt_end.
  */
 struct kprobe_detour_layout {
+	u32 frame_ip_end;
 	u32 ip_end;
 	u32 opt_end;
 	u32 call_end;

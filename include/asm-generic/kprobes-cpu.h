@@ -162,8 +162,9 @@ static __always_inline void __noreturn kprobe_nest_overflow(struct kprobe *p)
  * @kcb: this CPU's control block
  * @state: the new enum kprobe_cpu_state
  *
- * With kprobe_move_state(), the only way to change kprobe_ctlblk::state
- * outside push/pop and busy sections.  Warns about a change the state
+ * With kprobe_move_state() and the *_here() variants below, the only way
+ * to change kprobe_ctlblk::state outside push/pop and busy sections.
+ * Warns about a change the state
  * machine does not have (a bug in the trap code) and changes it anyway,
  * so that the CPU keeps going.
  */

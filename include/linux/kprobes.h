@@ -270,6 +270,11 @@ static nokprobe_inline struct kprobe *kprobe_running(void)
 
 static nokprobe_inline void reset_current_kprobe(void)
 {
+	/*
+	 * Not before the stores that ended the hit (the per-CPU state back
+	 * to idle): an interrupting hit reads NULL as "idle".
+	 */
+	barrier();
 	__this_cpu_write(current_kprobe, NULL);
 }
 

@@ -76,10 +76,11 @@
  * (Documentation/trace/kprobes.rst, "Handler context", per architecture).
  * It reads the table and the members lists under RCU (an int3 is an RCU
  * read-side section on x86).
- * Everything it touches is NOKPROBE_SYMBOL or nokprobe_inline, and the
- * functions it calls on every hit are notrace as well: an fentry pad costs
- * every hit an instruction, and the function tracer can watch the
- * handlers themselves.
+ * Everything it touches is NOKPROBE_SYMBOL or nokprobe_inline.  The
+ * core's functions that every hit calls (dispatchers, kretprobe entry and
+ * return) are notrace as well, and so are x86's trap, detour and
+ * trampoline handlers: an fentry pad costs every hit an instruction, and
+ * the function tracer can watch the handlers themselves.
  */
 #ifndef _KERNEL_KPROBES_INTERNAL_H
 #define _KERNEL_KPROBES_INTERNAL_H

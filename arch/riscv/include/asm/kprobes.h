@@ -97,7 +97,9 @@ struct arch_specific_insn {
 /*
  * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on riscv:
  *
- * Transitions (one hart, interrupts off; checked by kprobe_set_state()):
+ * Transitions (one hart, interrupts off; the edges checked at build time,
+ * the source state at run time except IDLE -> HANDLER, which follows
+ * from current_kprobe being NULL):
  *
  *   IDLE -ebreak-> HANDLER -+- pre handler changed epc ------------> IDLE
  *                           +- STEP -> STEPPING -+- slot ebreak -+

@@ -135,7 +135,9 @@ struct arch_specific_insn {
 /*
  * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on x86:
  *
- * Transitions (one CPU, interrupts off; checked by kprobe_set_state()):
+ * Transitions (one CPU, interrupts off; the edges checked at build time,
+ * the source state at run time except IDLE -> HANDLER, which follows
+ * from current_kprobe being NULL):
  *
  *   IDLE -int3-> HANDLER -+- pre handler changed ip ----------------> IDLE
  *                         +- boostable, no post handler ------------> IDLE

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * x86 kretprobes: hijacking the return address at function entry, and the
- * C half of the return trampoline (kretprobe_trampoline.S).  The instance
- * pool and the handler loop are generic (kernel/kprobes/kretprobe.c).
+ * x86 kretprobes: hijacking the return address at function entry.  The
+ * return trampoline (kretprobe_trampoline.S) calls the generic handler
+ * loop itself; the instance pool is generic too
+ * (kernel/kprobes/kretprobe.c).
  */
 #include "x86-kprobes.h"
 

@@ -33,8 +33,8 @@
  *
  * i386 is the same with 4-byte words: pt_regs runs from ss down to bx
  * (the data segment registers are saved, never reloaded), the handler
- * takes its arguments in %eax and %edx (regparm), and the frame-pointer unwinder (32-bit
- * has no ORC) finds the encoded pt_regs pointer in %ebp.
+ * takes its arguments in %eax and %edx (regparm), and the frame-pointer
+ * unwinder (32-bit has no ORC) finds the encoded pt_regs pointer in %ebp.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>

@@ -8,12 +8,13 @@
  * The CPU runs it in state STEPPING with EFLAGS.IF clear, so it arrives
  * here with every register as the probed instruction left it, interrupts
  * off, and the call's return address pointing at the int3 before the
- * word "next": the address of the instruction after the probed one.  The trampoline saves
- * the registers as a struct pt_regs, as the trailing int3 of a stepped
- * copy would show them (ip = next), lets kprobe_post_trampoline_handler()
- * run the post handler and restore IF in pt_regs, restores every register
- * and the flags, and returns to pt_regs::ip through the word that held
- * the return address.  Nothing is left on the stack.
+ * word "next": the address of the instruction after the probed one.  The
+ * trampoline saves the registers as a struct pt_regs, as the trailing
+ * int3 of a stepped copy would show them (ip = next), lets
+ * kprobe_post_trampoline_handler() run the post handler and restore IF in
+ * pt_regs, restores every register and the flags, and returns to
+ * pt_regs::ip through the word that held the return address.  Nothing is
+ * left on the stack.
  *
  * Stack while the handler runs (higher addresses first):
  *

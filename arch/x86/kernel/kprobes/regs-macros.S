@@ -11,8 +11,9 @@
  * KPROBE_PUSH_PTREGS builds the whole frame below the stack pointer, as
  * an int3 at the probed context would show it:
  *
- *	probed sp:	\above words (a return address, an unwinder frame),
- *			\room of them pushed here, right above ss
+ *	probed sp:	\above words right above ss, already on the stack
+ *			(a call's return address, an unwinder frame the
+ *			trampoline pushed)
  *	pt_regs:	ss = __KERNEL_DS, sp = the probed sp, flags as they
  *			are, cs = __KERNEL_CS, ip = \ip (if given; with
  *			\ip_above the lowest of the \above words, a return
@@ -24,8 +25,9 @@
  * cs, for a trampoline that pushes the words above itself.
  * KPROBE_POP_PTREGS \room takes the frame down again: every general
  * register and the flags from pt_regs, and the stack pointer back to the
- * \above words.  What the trampolines fill in between (ip, the unwinders'
- * frame) and their unwind hints stay with them.
+ * \above words, or over \room of them too.  What the trampolines fill
+ * in between (ip, the unwinders' frame) and their unwind hints stay with
+ * them.
  *
  * Assembler only: included by those .S files, never built on its own.
  */
@@ -82,10 +84,7 @@
 	pushq	$__KERNEL_CS
 .endm
 
-.macro KPROBE_PUSH_PTREGS room=0 above=1 ip ip_above=0
-	.if \room
-	leaq	-8 * \room(%rsp), %rsp
-	.endif
+.macro KPROBE_PUSH_PTREGS above=1 ip ip_above=0
 	KPROBE_PUSH_IRET_FRAME \above
 	.ifnb \ip
 	pushq	$\ip
@@ -146,10 +145,7 @@
 	pushl	$__KERNEL_CS
 .endm
 
-.macro KPROBE_PUSH_PTREGS room=0 above=1 ip ip_above=0
-	.if \room
-	leal	-4 * \room(%esp), %esp
-	.endif
+.macro KPROBE_PUSH_PTREGS above=1 ip ip_above=0
 	KPROBE_PUSH_IRET_FRAME \above
 	.ifnb \ip
 	pushl	$\ip

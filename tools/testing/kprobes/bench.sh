@@ -35,7 +35,7 @@
 #   BENCH_CONFIG=     prod (default) or debug
 
 BENCH_CONFIG=${BENCH_CONFIG:-prod}
-export PREEMPT= DEBUG=
+export PREEMPT='' DEBUG=''
 case $BENCH_CONFIG in
 prod)	export PROD=1 ;;
 debug)	export PROD= ;;

@@ -84,6 +84,17 @@ append="console=$console panic=-1 kp.mode=$MODE"
 # panic before it (which hangs QEMU there) still shows on the console.
 [ "$KP_ARCH" = riscv64 ] && append="earlycon=sbi $append"
 [ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
+# x86: under TCG the guest's TSC is the host's, but the kernel calibrates
+# it against the emulated PIT, which fails on a busy host (seen in CI
+# beside a build: "Unable to calibrate against PIT"); sched_clock is then
+# jiffies, every event of a jiffy has the same timestamp, and the trace's
+# merge of the per-CPU buffers interleaves two CPUs' events at random
+# (ftracetest's kretprobe_entry_arg.tc reads the line after an entry event
+# as its return event).  The x86-tsc trace clock reads the TSC itself:
+# the trace keeps the order in which events happened.
+case $KP_ARCH in
+"" | i386) append+=" trace_clock=x86-tsc" ;;
+esac
 # The debug boot (DEBUG=1): the same x86-64 kernel with full preemption
 # and kmemleak on, for KUnit, the module tests and the kselftests (the
 # fault-injection one among them); ftracetest's cases, which exercise the

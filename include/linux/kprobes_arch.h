@@ -14,7 +14,8 @@
  *    - kprobe_opcode_t: the unit a breakpoint replaces (u8 on x86, u32 on
  *      fixed-width ISAs); BREAKPOINT_INSTRUCTION, a kprobe_opcode_t, fills
  *      the unused parts of instruction slots;
- *    - MAX_INSN_SIZE, KPROBE_SLOT_BYTES (bytes of one instruction slot);
+ *    - MAX_INSN_SIZE, KPROBE_SLOT_BYTES (the largest instruction slot it
+ *      asks kprobe_slot_alloc() for);
  *    - struct arch_specific_insn: per-site data (struct kprobe::ainsn),
  *      filled by arch_kprobe_prepare(), freed by arch_remove_kprobe();
  *    - the per-CPU probe state, which belongs to the architecture alone:
@@ -142,7 +143,7 @@ bool arch_kprobe_boostable(struct kprobe *p);
  * The first enters the architecture's busy state and returns what it has
  * to restore, the second gets that back.  Called only for the outermost
  * of nested sections, with preemption disabled.  Inline because every
- * kretprobe return runs in a busy section.
+ * kretprobe return handler runs in such a section.
  */
 
 /* Once at boot, before any probe (arch; process context). */
@@ -279,12 +280,15 @@ void arch_optprobe_release(struct kprobe_opt_insn *oi);
 void kprobe_assert_locked(void);
 
 /*
- * Instruction slots (locked): KPROBE_SLOT_BYTES of executable memory,
- * filled with BREAKPOINT_INSTRUCTION, written with the base's text_poke
- * helpers.  A freed slot is reused only once no task or CPU can be inside
- * it.  Optimization detours: KPROBE_OPTSLOT_BYTES each, same rules.
+ * Instruction slots (locked): @bytes (at most KPROBE_SLOT_BYTES) of
+ * executable memory, 16-byte aligned, in 16-byte units, written with the
+ * base's text_poke helpers.  New pages are filled with
+ * BREAKPOINT_INSTRUCTION; a reused slot holds what its last user wrote,
+ * so the architecture writes every byte a CPU might run or speculate
+ * into.  A freed slot is reused only once no task or CPU can be inside it.
+ * Optimization detours: KPROBE_OPTSLOT_BYTES each, same rules.
  */
-kprobe_opcode_t *kprobe_slot_alloc(void);
+kprobe_opcode_t *kprobe_slot_alloc(size_t bytes);
 void kprobe_slot_free(kprobe_opcode_t *slot);
 kprobe_opcode_t *kprobe_optslot_alloc(void);
 void kprobe_optslot_free(kprobe_opcode_t *slot);

@@ -78,9 +78,11 @@
  * read-side section on x86).
  * Everything it touches is NOKPROBE_SYMBOL or nokprobe_inline.  The
  * core's functions that every hit calls (dispatchers, kretprobe entry and
- * return) are notrace as well, and so are x86's trap, detour and
- * trampoline handlers: an fentry pad costs every hit an instruction, and
- * the function tracer can watch the handlers themselves.
+ * return) are notrace as well, and so are the architectures' trap,
+ * detour and trampoline handlers (x86 and riscv annotate them, powerpc
+ * builds its kprobes objects without ftrace): an fentry pad costs every
+ * hit an instruction, and the function tracer can watch the handlers
+ * themselves.
  */
 #ifndef _KERNEL_KPROBES_INTERNAL_H
 #define _KERNEL_KPROBES_INTERNAL_H
@@ -128,8 +130,8 @@ struct dentry;
  * state and hands back what to restore.  Sections nest (an NMI may start
  * one inside another, or inside a handler): the outermost saves what it
  * replaces and puts it back at the end.  kprobe_busy_begin()/end() are
- * the exported calls; the kretprobe trampoline, on every return, inlines
- * kprobe_busy_enter()/leave().
+ * the exported calls.  (A kretprobe return is busy only while a return
+ * handler runs, see kretprobe_call().)
  */
 struct kprobe_busy_save {
 	unsigned int depth;

@@ -7,7 +7,7 @@
  * and in probed instructions, arming and disarming under load.
  */
 
-/* First: it defines pr_fmt.  Only for kprobe_part_base_len(). */
+/* First: it defines pr_fmt.  For kprobe_part_base_len() and the slots. */
 #include "internal.h"
 
 #include <linux/bsearch.h>
@@ -1251,6 +1251,45 @@ static void kpkt_arm_disarm_stress(struct kunit *test)
 		   atomic_long_read(&s->calls));
 }
 
+/*
+ * Instruction slots are as large as asked, in 16-byte units: aligned,
+ * disjoint, inside a slot page.  (Their contents are the last user's,
+ * breakpoints only on a new page; freed slots become reusable only after
+ * a reclaim, not checked here.)
+ */
+static void kpkt_slot_sizes(struct kunit *test)
+{
+	static const size_t want[] = {
+		1, KPROBE_SLOT_BYTES, 1, KPROBE_SLOT_BYTES / 2 + 1, 16,
+		KPROBE_SLOT_BYTES, 2, 17,
+	};
+	kprobe_opcode_t *slot[ARRAY_SIZE(want)];
+	size_t size[ARRAY_SIZE(want)];
+	unsigned long a, b;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		size[i] = min_t(size_t, want[i], KPROBE_SLOT_BYTES);
+		slot[i] = kprobe_slot_alloc(size[i]);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, slot[i], "%zu bytes", size[i]);
+		a = (unsigned long)slot[i];
+		KUNIT_EXPECT_EQ(test, a % 16, 0);
+		KUNIT_EXPECT_TRUE(test, kprobe_insn_slot_contains(a));
+		KUNIT_EXPECT_TRUE(test,
+				  kprobe_insn_slot_contains(a + size[i] - 1));
+		for (j = 0; j < i; j++) {
+			b = (unsigned long)slot[j];
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      a >= b + round_up(size[j], 16) ||
+					      b >= a + round_up(size[i], 16),
+					      "slots %u (%zu bytes) and %u (%zu) overlap",
+					      i, size[i], j, size[j]);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		kprobe_slot_free(slot[i]);
+}
+
 static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_register_by_addr),
 	KUNIT_CASE(kpkt_register_by_symbol),
@@ -1287,6 +1326,7 @@ static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_fault_in_probed_insn),
 	KUNIT_CASE(kpkt_optimizable),
 	KUNIT_CASE(kpkt_func_entry_query),
+	KUNIT_CASE(kpkt_slot_sizes),
 	KUNIT_CASE_SLOW(kpkt_arm_disarm_stress),
 	{}
 };
@@ -1299,3 +1339,4 @@ static struct kunit_suite kpkt_suite = {
 };
 
 kunit_test_suite(kpkt_suite);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -256,16 +256,56 @@ static unsigned long kretprobe_stat(unsigned long *counter)
 	return data_race(*counter);
 }
 
+/*
+ * Put @ri on the current task's list, then divert the probed function's
+ * return to the trampoline.  In this order an unwinder (an NMI's, on this
+ * CPU) that meets the trampoline's address on the stack always finds the
+ * instance; until arch_prepare_kretprobe() gives it its frame, the
+ * instance has none (fp NULL matches no frame), so one that walks the
+ * list meanwhile cannot take it for an older frame's.
+ */
+static nokprobe_inline void kretprobe_divert(struct kretprobe_instance *ri,
+					     struct pt_regs *regs)
+{
+	struct llist_head *head = &current->kretprobe_instances;
+
+	ri->fp = NULL;
+	ri->llist.next = head->first;
+	/* Unwinders may walk the list right away: publish a linked node. */
+	smp_store_release(&head->first, &ri->llist);
+	arch_prepare_kretprobe(ri, regs);
+}
+
+/*
+ * A kretprobe with an entry handler: out of line, so that the common
+ * entry makes no call but arch_prepare_kretprobe() and saves no register.
+ * A call the entry handler declined is the user's choice, not a lost
+ * event: not in nmissed, only in the debugfs breakdown.
+ */
+static noinline notrace int kretprobe_entry_handler(struct kretprobe *rp,
+						    struct kretprobe_instance *ri,
+						    struct pt_regs *regs)
+{
+	if (rp->entry_handler(ri, regs)) {
+		kretprobe_recycle(ri);
+		kretprobe_count(&rp->missed_refused);
+		return 0;
+	}
+	kretprobe_divert(ri, regs);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kretprobe_entry_handler);
+
 /* The pre_handler of every kretprobe's entry kprobe. */
 static notrace int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
-	struct llist_head *head = &current->kretprobe_instances;
 	struct kretprobe_pool *pool;
 	struct kretprobe_instance *ri;
 
 	pool = kprobe_hit_dereference(rp->pool, false);
-	ri = pool ? kretprobe_pool_take(pool) : NULL;
+	ri = likely(pool) ? kretprobe_pool_take(pool) : NULL;
 	if (!ri) {
 		/*
 		 * The one cause rp->nmissed counts (the documented contract):
@@ -277,20 +317,9 @@ static notrace int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 	}
 
 	ri->task = current;
-	/*
-	 * A call the entry handler declined is the user's choice, not a lost
-	 * event: not in nmissed, only in the debugfs breakdown.
-	 */
-	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
-		kretprobe_recycle(ri);
-		kretprobe_count(&rp->missed_refused);
-		return 0;
-	}
-
-	arch_prepare_kretprobe(ri, regs);
-	ri->llist.next = head->first;
-	/* Unwinders may walk the list right away: publish a linked node. */
-	smp_store_release(&head->first, &ri->llist);
+	if (unlikely(rp->entry_handler))
+		return kretprobe_entry_handler(rp, ri, regs);
+	kretprobe_divert(ri, regs);
 	return 0;
 }
 
@@ -308,6 +337,40 @@ static void __noreturn kretprobe_lost(unsigned long ret)
 }
 
 NOKPROBE_SYMBOL(kretprobe_lost);
+
+/*
+ * Run one return handler as its kretprobe's: kprobe_running() is what
+ * BPF's bpf_get_func_ip() reads.  Probes hit meanwhile see a busy CPU and
+ * count as missed.  current_kprobe is NULL here on every return but one
+ * inside a probe handler or a busy section (a function called from
+ * there), and the same before and after each handler.  A CPU that was idle
+ * enters the architecture's busy state for the call, current_kprobe
+ * first (the order of <asm-generic/kprobes-cpu.h>); a busy one is in a
+ * state already and only changes current_kprobe.  The handler is the
+ * only busy part of a return: the instance list and the pools need no
+ * exclusion from probes (an NMI pushes and pops its own instances before
+ * it returns, the pools are lock-free).
+ */
+static nokprobe_inline void kretprobe_call(struct kretprobe *rp,
+					   struct kretprobe_instance *ri,
+					   struct pt_regs *regs)
+{
+	struct kprobe *busy = __this_cpu_read(current_kprobe);
+	unsigned long saved;
+
+	__this_cpu_write(current_kprobe, &rp->kp);
+	if (unlikely(busy)) {
+		rp->handler(ri, regs);
+		__this_cpu_write(current_kprobe, busy);
+		return;
+	}
+	barrier();
+	saved = arch_kprobe_busy_begin();
+	rp->handler(ri, regs);
+	arch_kprobe_busy_end(saved);
+	barrier();
+	__this_cpu_write(current_kprobe, NULL);
+}
 
 /**
  * kretprobe_trampoline_handler() - a kretprobe'd function has returned
@@ -327,12 +390,11 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	struct llist_head *head = &current->kretprobe_instances;
 	struct llist_node *top, *first, *last, *n, *next;
 	struct kretprobe_instance *ri;
-	struct kprobe *busy;
 	struct kretprobe *rp;
 	unsigned long ret;
 
-	kprobe_busy_enter();
-	busy = kprobe_running();
+	/* Per-CPU state, and an RCU reader for kretprobe_of(). */
+	preempt_disable_notrace();
 	top = head->first;
 	first = frame_first(top, frame_pointer);
 	if (!first)
@@ -348,16 +410,8 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	for (n = first; ; n = n->next) {
 		ri = to_ri(n);
 		rp = kretprobe_of(ri);
-		if (rp && rp->handler) {
-			/*
-			 * The handler runs as its kretprobe's: kprobe_running()
-			 * is what BPF's bpf_get_func_ip() reads.  Probes hit
-			 * meanwhile still see a busy CPU and count as missed.
-			 */
-			__this_cpu_write(current_kprobe, &rp->kp);
-			rp->handler(ri, regs);
-			__this_cpu_write(current_kprobe, busy);
-		}
+		if (rp && rp->handler)
+			kretprobe_call(rp, ri, regs);
 		if (n == last)
 			break;
 	}
@@ -370,7 +424,7 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 		if (n == last)
 			break;
 	}
-	kprobe_busy_leave();
+	preempt_enable_notrace();
 	return ret;
 }
 

@@ -4,7 +4,11 @@
  * probed instruction that the CPU steps out of line.
  *
  * Slots are carved out of read-only executable pages; the architecture
- * writes a slot with text_poke().  Each page has a bitmap of used slots.
+ * writes a slot with text_poke().  A slot is one or more consecutive
+ * 16-byte units of a page, as many as the architecture asks for (an x86
+ * slot holds what its instruction needs, not what the longest one would):
+ * each page has a bitmap of used units and one of the units that end a
+ * slot, which is how kprobe_slot_free() knows a slot's size.
  * Pages are on an RCU list because kernel_text_address() asks, from any
  * context (unwinders, NMIs), whether an address is inside one.
  *
@@ -33,28 +37,34 @@
 #include <linux/set_memory.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
 
-/* A slot holds KPROBE_SLOT_BYTES, at a 16-byte boundary. */
-#define KPROBE_SLOT_SIZE	ALIGN(KPROBE_SLOT_BYTES, 16)
-#define KPROBE_SLOTS_PER_PAGE	(PAGE_SIZE / KPROBE_SLOT_SIZE)
+/* Slots are made of 16-byte units, and start at a unit's boundary. */
+#define KPROBE_SLOT_UNIT	16
+#define KPROBE_SLOT_UNITS	(PAGE_SIZE / KPROBE_SLOT_UNIT)
+static_assert(KPROBE_SLOT_BYTES <= PAGE_SIZE);
 
 /**
  * struct kprobe_slot_page - one page of instruction slots
  * @list: on kprobe_slot_pages; RCU readers, kprobe_slot_lock writers
  * @base: the executable page
- * @used: slots handed out or not yet reusable; kprobe_slot_lock
- * @map: which slots are handed out or not yet reusable; kprobe_slot_lock
- * @freed: slots freed since the last reclaim started; kprobe_slot_lock
- * @reclaiming: slots the running reclaim makes reusable; kprobe_slot_lock
+ * @used: units handed out or not yet reusable; kprobe_slot_lock
+ * @map: which units are handed out or not yet reusable; kprobe_slot_lock
+ * @last: which units of @map end a slot; kprobe_slot_lock
+ * @freed: units freed since the last reclaim started; kprobe_slot_lock
+ * @reclaiming: units the running reclaim makes reusable; kprobe_slot_lock
  * @free_work: frees the page after a grace period
+ *
+ * Detour buffers (below) use @map alone, one bit per buffer.
  */
 struct kprobe_slot_page {
 	struct list_head list;
 	void *base;
 	unsigned int used;
-	DECLARE_BITMAP(map, KPROBE_SLOTS_PER_PAGE);
-	DECLARE_BITMAP(freed, KPROBE_SLOTS_PER_PAGE);
-	DECLARE_BITMAP(reclaiming, KPROBE_SLOTS_PER_PAGE);
+	DECLARE_BITMAP(map, KPROBE_SLOT_UNITS);
+	DECLARE_BITMAP(last, KPROBE_SLOT_UNITS);
+	DECLARE_BITMAP(freed, KPROBE_SLOT_UNITS);
+	DECLARE_BITMAP(reclaiming, KPROBE_SLOT_UNITS);
 	struct rcu_work free_work;
 };
 
@@ -122,35 +132,53 @@ static struct kprobe_slot_page *kprobe_slot_page_new(void)
 	return sp;
 }
 
+/* The first of @n free consecutive units of @sp, or KPROBE_SLOT_UNITS. */
+static unsigned long kprobe_slot_find(struct kprobe_slot_page *sp,
+				      unsigned int n)
+{
+	if (sp->used + n > KPROBE_SLOT_UNITS)
+		return KPROBE_SLOT_UNITS;
+	return bitmap_find_next_zero_area(sp->map, KPROBE_SLOT_UNITS, 0, n, 0);
+}
+
 /**
  * kprobe_slot_alloc() - get an instruction slot
+ * @bytes: its size, at most KPROBE_SLOT_BYTES
  *
  * Context: process context; sleeps.
- * Return: a slot of KPROBE_SLOT_BYTES in read-only executable memory (the
- * architecture writes it with text_poke()), or NULL.
+ * Return: a slot of @bytes (rounded up to 16) in read-only executable
+ * memory, 16-byte aligned (the architecture writes it with text_poke();
+ * a reused one holds what its last user wrote), or NULL.
  */
-kprobe_opcode_t *kprobe_slot_alloc(void)
+kprobe_opcode_t *kprobe_slot_alloc(size_t bytes)
 {
+	unsigned int n = DIV_ROUND_UP(bytes, KPROBE_SLOT_UNIT);
 	struct kprobe_slot_page *sp;
 	kprobe_opcode_t *slot = NULL;
-	unsigned int i;
+	unsigned long i;
 
+	if (WARN_ON_ONCE(!n || bytes > KPROBE_SLOT_BYTES))
+		return NULL;
 	mutex_lock(&kprobe_slot_lock);
-	list_for_each_entry(sp, &kprobe_slot_pages, list)
-		if (sp->used < KPROBE_SLOTS_PER_PAGE)
+	list_for_each_entry(sp, &kprobe_slot_pages, list) {
+		i = kprobe_slot_find(sp, n);
+		if (i < KPROBE_SLOT_UNITS)
 			goto found;
+	}
 	sp = kprobe_slot_page_new();
 	if (!sp)
 		goto out;
+	i = 0;
 found:
-	i = find_first_zero_bit(sp->map, KPROBE_SLOTS_PER_PAGE);
-	__set_bit(i, sp->map);
-	sp->used++;
-	slot = sp->base + i * KPROBE_SLOT_SIZE;
+	bitmap_set(sp->map, i, n);
+	__set_bit(i + n - 1, sp->last);
+	sp->used += n;
+	slot = sp->base + i * KPROBE_SLOT_UNIT;
 out:
 	mutex_unlock(&kprobe_slot_lock);
 	return slot;
 }
+EXPORT_SYMBOL_IF_KUNIT(kprobe_slot_alloc);
 
 /**
  * kprobe_slot_free() - give back a slot from kprobe_slot_alloc()
@@ -161,20 +189,24 @@ out:
  */
 void kprobe_slot_free(kprobe_opcode_t *slot)
 {
-	unsigned long off;
+	unsigned long off, i, end;
 	struct kprobe_slot_page *sp;
-	unsigned int i;
 
 	mutex_lock(&kprobe_slot_lock);
 	list_for_each_entry(sp, &kprobe_slot_pages, list) {
 		off = (unsigned long)slot - (unsigned long)sp->base;
 		if (off >= PAGE_SIZE)
 			continue;
-		i = off / KPROBE_SLOT_SIZE;
-		if (WARN_ON_ONCE(!test_bit(i, sp->map) ||
-				 __test_and_set_bit(i, sp->freed) ||
+		i = off / KPROBE_SLOT_UNIT;
+		/* A slot's first unit: used, after a free unit or a slot's end. */
+		if (WARN_ON_ONCE(off % KPROBE_SLOT_UNIT || !test_bit(i, sp->map) ||
+				 (i && test_bit(i - 1, sp->map) &&
+				  !test_bit(i - 1, sp->last)) ||
+				 test_bit(i, sp->freed) ||
 				 test_bit(i, sp->reclaiming)))
 			break;
+		end = find_next_bit(sp->last, KPROBE_SLOT_UNITS, i);
+		bitmap_set(sp->freed, i, end - i + 1);
 		/*
 		 * A little later, so that the frees of a batch share one
 		 * reclaim; it may block on RCU tasks for a while, hence the
@@ -186,6 +218,7 @@ void kprobe_slot_free(kprobe_opcode_t *slot)
 	}
 	mutex_unlock(&kprobe_slot_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(kprobe_slot_free);
 
 /* Wait until no task or CPU can still be inside a slot freed before. */
 static int kprobe_slot_quiesce(void)
@@ -211,13 +244,12 @@ static int kprobe_slot_quiesce(void)
 static void kprobe_slot_reclaim(struct work_struct *work)
 {
 	struct kprobe_slot_page *sp, *tmp;
-	unsigned int i;
 
 	mutex_lock(&kprobe_slot_lock);
 	list_for_each_entry(sp, &kprobe_slot_pages, list) {
 		bitmap_or(sp->reclaiming, sp->reclaiming, sp->freed,
-			  KPROBE_SLOTS_PER_PAGE);
-		bitmap_zero(sp->freed, KPROBE_SLOTS_PER_PAGE);
+			  KPROBE_SLOT_UNITS);
+		bitmap_zero(sp->freed, KPROBE_SLOT_UNITS);
 	}
 	mutex_unlock(&kprobe_slot_lock);
 
@@ -229,11 +261,12 @@ static void kprobe_slot_reclaim(struct work_struct *work)
 
 	mutex_lock(&kprobe_slot_lock);
 	list_for_each_entry_safe(sp, tmp, &kprobe_slot_pages, list) {
-		for_each_set_bit(i, sp->reclaiming, KPROBE_SLOTS_PER_PAGE) {
-			__clear_bit(i, sp->map);
-			sp->used--;
-		}
-		bitmap_zero(sp->reclaiming, KPROBE_SLOTS_PER_PAGE);
+		sp->used -= bitmap_weight(sp->reclaiming, KPROBE_SLOT_UNITS);
+		bitmap_andnot(sp->map, sp->map, sp->reclaiming,
+			      KPROBE_SLOT_UNITS);
+		bitmap_andnot(sp->last, sp->last, sp->reclaiming,
+			      KPROBE_SLOT_UNITS);
+		bitmap_zero(sp->reclaiming, KPROBE_SLOT_UNITS);
 		if (!sp->used) {
 			list_del_rcu(&sp->list);
 			queue_rcu_work(system_wq, &sp->free_work);
@@ -264,7 +297,7 @@ bool kprobe_insn_slot_contains(unsigned long addr)
 	rcu_read_unlock();
 	return ret;
 }
-
+EXPORT_SYMBOL_IF_KUNIT(kprobe_insn_slot_contains);
 NOKPROBE_SYMBOL(kprobe_insn_slot_contains);
 
 /*
@@ -277,7 +310,7 @@ NOKPROBE_SYMBOL(kprobe_insn_slot_contains);
  */
 #define KPROBE_OPTSLOT_SIZE		ALIGN(KPROBE_OPTSLOT_BYTES, 16)
 #define KPROBE_OPTSLOTS_PER_PAGE	(PAGE_SIZE / KPROBE_OPTSLOT_SIZE)
-static_assert(KPROBE_OPTSLOTS_PER_PAGE <= KPROBE_SLOTS_PER_PAGE);
+static_assert(KPROBE_OPTSLOTS_PER_PAGE <= KPROBE_SLOT_UNITS);
 
 static LIST_HEAD(kprobe_optslot_pages);
 

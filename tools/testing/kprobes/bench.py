@@ -35,6 +35,8 @@ METRICS = [
 	('hit_kr_ns', 'kprobe + kretprobe, ns/hit'),
 	('mass1000_reg_us', 'register_kprobes(1,000), us'),
 	('mass1000_unreg_us', 'unregister_kprobes(1,000), us'),
+	('mass4096_reg_us', 'register_kprobes(4,096), us'),
+	('mass4096_unreg_us', 'unregister_kprobes(4,096), us'),
 	('mass10000_reg_us', 'register_kprobes(10,000), us'),
 	('mass10000_unreg_us', 'unregister_kprobes(10,000), us'),
 	('single1000_reg_us', '1,000 x register_kprobe, us'),

@@ -264,7 +264,7 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 	unsigned int i;
 	int ret;
 
-	slot = kprobe_slot_alloc();
+	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
 	if (!slot) {
 		d->reason = "no free instruction slot";
 		return -ENOMEM;

@@ -134,7 +134,7 @@ static nokprobe_inline bool kprobe_is_breakpoint_at(unsigned long addr)
  * Return: true if the breakpoint was ours and @regs say where to resume,
  * false to let BUG()/kgdb look at it.
  */
-bool kprobe_breakpoint_handler(struct pt_regs *regs)
+notrace bool kprobe_breakpoint_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->epc;
 	struct kprobe_ctlblk *kcb;
@@ -172,7 +172,7 @@ NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
  * Return: true if it was the end of the step this hart is doing; epc is
  * then after the probed instruction.
  */
-bool kprobe_single_step_handler(struct pt_regs *regs)
+notrace bool kprobe_single_step_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
 	struct kprobe *p;
@@ -304,7 +304,7 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d,
 	unsigned int i;
 	int ret;
 
-	slot = kprobe_slot_alloc();
+	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
 	if (!slot) {
 		d->reason = "no free instruction slot";
 		return -ENOMEM;

@@ -14,8 +14,8 @@
  * after them.  Their slot holds no trap at all: a hit without a post
  * handler runs a copy that jumps back by itself, a hit with one runs a
  * copy that calls kprobe_post_trampoline, which runs the post handler
- * where the second trap would have (see KPROBE_POST_OFFSET).  The per-CPU
- * state machine is struct kprobe_ctlblk below; the code is in
+ * where the second trap would have (see the slot layout below).  The
+ * per-CPU state machine is struct kprobe_ctlblk below; the code is in
  * arch/x86/kernel/kprobes/.
  */
 #ifndef _ASM_X86_KPROBES_H
@@ -51,27 +51,34 @@ struct kprobe;
 
 /*
  * A slot holds the probed instruction, re-aimed for the address of each
- * copy if it is rip-relative.  Boostable (arch_specific_insn::boostable):
+ * copy if it is rip-relative, and is as long as that instruction's copies
+ * (kprobe_slot_alloc() hands out 16-byte units).  Boostable
+ * (arch_specific_insn::boostable), with len the instruction's length:
  *
- *   slot + 0                    insn; jmp rel32     boosted copy: back to
- *                                                   the next instruction
- *   slot + KPROBE_POST_OFFSET   insn; call rel32;   post copy: its call goes
- *                               int3; .long next    to kprobe_post_trampoline,
- *                                                   which resumes at next
+ *   slot + 0                        insn; jmp rel32    boosted copy: back
+ *                                                      to the next insn
+ *   slot + kprobe_post_offset(len)  insn; call rel32   post copy: its call
+ *                                                      goes to kprobe_post_
+ *                                                      trampoline, which
+ *                                                      resumes at the next
+ *                                                      insn
  *
  * Any other stepped instruction:
  *
- *   slot + 0                    insn; int3          stepped copy
+ *   slot + 0                        insn; int3         stepped copy
  *
- * "next" is the address after the probed instruction, a 32-bit word that
- * the trampoline sign-extends on x86-64 (kernel and module text are in
- * the top 2 GB).  The int3 before it is where the call returns, were it
- * ever to, and what a CPU speculating past the call meets instead of
- * data.  Unused bytes are int3.
+ * A one-byte instruction's two copies take 12 bytes, one 16-byte unit;
+ * the longest, 40.  The post trampoline finds the next instruction from
+ * current_kprobe, not from the slot; the call's return address, right
+ * after it, is never returned to (the rest of the unit is int3s, or the
+ * next slot).
  */
-#define KPROBE_POST_OFFSET	(MAX_INSN_SIZE + KPROBE_JMP32_SIZE)
-#define KPROBE_SLOT_BYTES	(KPROBE_POST_OFFSET + MAX_INSN_SIZE + \
-				 KPROBE_JMP32_SIZE + 1 + sizeof(u32))
+#define KPROBE_SLOT_BYTES	(2 * (MAX_INSN_SIZE + KPROBE_JMP32_SIZE))
+
+static inline unsigned int kprobe_post_offset(unsigned int len)
+{
+	return len + KPROBE_JMP32_SIZE;
+}
 
 /**
  * enum kprobe_insn_kind - how the probed instruction is executed
@@ -103,8 +110,8 @@ struct kprobe_emulation;
 
 /**
  * struct arch_specific_insn - x86 per-probe data
- * @slot: executable copies of the instruction (STEP, see
- *	KPROBE_POST_OFFSET); NULL for emulated instructions and ftrace-based
+ * @slot: executable copies of the instruction (STEP, see the slot
+ *	layout above); NULL for emulated instructions and ftrace-based
  *	probes
  * @emulate: the emulation routine (EMULATE)
  * @rel: branch displacement, or the imm16 of "ret imm16" (EMULATE)

@@ -4,7 +4,7 @@
  *
  * Preparing a probe decodes its instruction (decode.c) and, unless it is
  * emulated (emulate.c), writes copies of it into an instruction slot (see
- * KPROBE_POST_OFFSET).  Arming puts an int3 over the instruction's first
+ * <asm/kprobes.h>).  Arming puts an int3 over the instruction's first
  * byte.  A hit then goes:
  *
  *   1. kprobe_int3_handler() finds the site and runs its pre handler
@@ -75,7 +75,8 @@ static nokprobe_inline unsigned long kprobe_step_copy(struct kprobe *p)
 {
 	unsigned long slot = (unsigned long)p->ainsn.slot;
 
-	return p->ainsn.boostable ? slot + KPROBE_POST_OFFSET : slot;
+	return p->ainsn.boostable ? slot + kprobe_post_offset(p->ainsn.len) :
+				    slot;
 }
 
 /* Send the CPU to @p's step, with interrupts off until the step's end. */
@@ -95,10 +96,9 @@ static nokprobe_inline void kprobe_start_step(struct kprobe *p,
  * stays that of the probed context (it was never cleared).
  */
 static nokprobe_inline void kprobe_boost(struct kprobe *p,
-					 struct pt_regs *regs,
-					 struct kprobe_ctlblk *kcb)
+					 struct pt_regs *regs)
 {
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+	kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
 	regs->ip = (unsigned long)p->ainsn.slot;
 }
@@ -157,9 +157,9 @@ NOKPROBE_SYMBOL(kprobe_step_done);
 
 /**
  * kprobe_post_trampoline_handler() - the end of a post copy
- * @regs: built by kprobe_post_trampoline as the trailing int3 of a stepped
- *	copy would show them: regs->ip is the next instruction, EFLAGS.IF
- *	still clear
+ * @regs: built by kprobe_post_trampoline, EFLAGS.IF still clear; made
+ *	here what the trailing int3 of a stepped copy would show (regs->ip =
+ *	the next instruction)
  *
  * The CPU came here from the int3 of current_kprobe, in state STEPPING
  * with interrupts off all along (kprobe_start_step()), so this is the
@@ -175,6 +175,8 @@ __visible notrace void kprobe_post_trampoline_handler(struct pt_regs *regs)
 	struct kprobe *p = __this_cpu_read(current_kprobe);
 	kprobe_post_handler_t post;
 
+	/* From the slot's return address to the probed function's. */
+	regs->ip = (unsigned long)p->addr + p->ainsn.len;
 	/* The int3's exit told lockdep the probed context's state. */
 	if (irq)
 		trace_hardirqs_off();
@@ -196,10 +198,14 @@ __visible notrace void kprobe_post_trampoline_handler(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_post_trampoline_handler);
 
-/* A hit on an idle CPU: the handlers run. */
-static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
-				       struct kprobe_ctlblk *kcb)
+/*
+ * A hit on an idle CPU: the handlers run.  The control block is reached
+ * through the per-CPU segment on the paths that end here (boost, detour,
+ * changed ip), so that no pointer to it stays live across the handlers.
+ */
+static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs)
 {
+	struct kprobe_ctlblk *kcb;
 	unsigned long resume;
 
 	kprobe_claim_idle_here(p);
@@ -207,14 +213,14 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 	/* regs->ip is p->addr + 1 here, as after any int3. */
 	if (kprobe_hit_pre(p, regs)) {
 		/* The handler moved regs->ip: no instruction, no post. */
-		kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 		return;
 	}
 
 	if (p->ainsn.kind == KPROBE_INSN_EMULATE) {
 		kprobe_emulate(p, regs);
-		kprobe_insn_done(p, regs, kcb);
+		kprobe_insn_done(p, regs, get_kprobe_ctlblk());
 		return;
 	}
 	/* Without a post handler to come back for, the CPU need not trap again. */
@@ -223,15 +229,17 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
 		resume = kprobe_hit_resume(p);
 		if (resume) {
 			regs->ip = resume;
-			kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+			kprobe_move_state_here(KPROBE_CPU_HANDLER,
+					       KPROBE_CPU_IDLE);
 			reset_current_kprobe();
 			return;
 		}
 		if (p->ainsn.boostable) {
-			kprobe_boost(p, regs, kcb);
+			kprobe_boost(p, regs);
 			return;
 		}
 	}
+	kcb = get_kprobe_ctlblk();
 	kprobe_start_step(p, regs, kcb);
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
@@ -280,15 +288,13 @@ notrace int kprobe_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->ip - INT3_INSN_SIZE;
 	struct kprobe *running, *p;
-	struct kprobe_ctlblk *kcb;
 
 	if (user_mode(regs))
 		return 0;
 
-	kcb = get_kprobe_ctlblk();
 	running = kprobe_running();
-	if (running && kprobe_is_step_end(running, kcb, addr)) {
-		kprobe_step_done(running, regs, kcb);
+	if (running && kprobe_is_step_end(running, get_kprobe_ctlblk(), addr)) {
+		kprobe_step_done(running, regs, get_kprobe_ctlblk());
 		return 1;
 	}
 
@@ -296,9 +302,9 @@ notrace int kprobe_int3_handler(struct pt_regs *regs)
 	/* A site armed through ftrace has no int3 of ours. */
 	if (p && !kprobe_ftrace(p)) {
 		if (running)
-			kprobe_reenter(p, regs, kcb);
+			kprobe_reenter(p, regs, get_kprobe_ctlblk());
 		else
-			kprobe_hit(p, regs, kcb);
+			kprobe_hit(p, regs);
 		return 1;
 	}
 
@@ -433,47 +439,41 @@ static unsigned int kprobe_fill_copy(unsigned long addr,
 }
 
 /*
- * The two copies of a boostable instruction (see KPROBE_POST_OFFSET) for
- * a slot at @slot.  False if one of them cannot be made: the instruction
- * is then stepped like any other.
+ * The two copies of a boostable instruction (see the slot layout in
+ * <asm/kprobes.h>) for a slot at @slot.  False if one of them cannot be
+ * made: the instruction is then stepped like any other.
  */
 static bool kprobe_fill_boosted(unsigned long addr,
 				const struct kprobe_decoded *d,
 				unsigned long slot, u8 *buf)
 {
-	unsigned long next = addr + d->ainsn.len;
-	/* Sign-extended by the trampoline on x86-64. */
-	s32 next32 = next;
-	unsigned int n;
+	unsigned int post = kprobe_post_offset(d->ainsn.len);
 
-	if ((long)next32 != (long)next)
-		return false;
-	if (!kprobe_fill_copy(addr, d, slot, JMP32_INSN_OPCODE, next, buf))
-		return false;
-	n = kprobe_fill_copy(addr, d, slot + KPROBE_POST_OFFSET,
-			     CALL_INSN_OPCODE,
-			     (unsigned long)kprobe_post_trampoline,
-			     &buf[KPROBE_POST_OFFSET]);
-	if (!n)
-		return false;
-	/* buf[KPROBE_POST_OFFSET + n] stays an int3. */
-	memcpy(&buf[KPROBE_POST_OFFSET + n + 1], &next32, sizeof(next32));
-	return true;
+	return kprobe_fill_copy(addr, d, slot, JMP32_INSN_OPCODE,
+				addr + d->ainsn.len, buf) &&
+	       kprobe_fill_copy(addr, d, slot + post, CALL_INSN_OPCODE,
+				(unsigned long)kprobe_post_trampoline,
+				&buf[post]);
 }
 
 /*
- * Fill a new slot with the (re-aimed) copies, see KPROBE_POST_OFFSET; the
- * rest of it is int3s.  Clears p->ainsn.boostable if the boosted copies
- * cannot be made.
+ * Fill a new slot with the (re-aimed) copies, see <asm/kprobes.h>; the
+ * rest of its last 16-byte unit is int3s (a reused slot would hold the
+ * last user's bytes there).  Clears p->ainsn.boostable if the boosted
+ * copies cannot be made.  The slot is as large as the copies of this
+ * instruction need.
  */
 static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 {
 	unsigned long addr = (unsigned long)p->addr;
-	u8 buf[KPROBE_SLOT_BYTES];
+	u8 buf[ALIGN(KPROBE_SLOT_BYTES, 16)];
 	kprobe_opcode_t *slot;
+	unsigned int size;
 	int ret;
 
-	slot = kprobe_slot_alloc();
+	size = p->ainsn.boostable ? 2 * kprobe_post_offset(d->ainsn.len) :
+				    d->ainsn.len + INT3_INSN_SIZE;
+	slot = kprobe_slot_alloc(size);
 	if (!slot) {
 		d->reason = "no free instruction slot";
 		return -ENOMEM;
@@ -491,7 +491,7 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 		memcpy(buf, d->bytes, d->ainsn.len);
 	}
 	/* The slot is read-only executable memory; takes text_mutex. */
-	if (!text_poke_copy(slot, buf, sizeof(buf))) {
+	if (!text_poke_copy(slot, buf, ALIGN(size, 16))) {
 		d->reason = "cannot write the instruction slot";
 		ret = -EFAULT;
 		goto free;

@@ -26,6 +26,11 @@ notrace void arch_prepare_kretprobe(struct kretprobe_instance *ri,
 
 	ri->ret_addr = (kprobe_opcode_t *)*slot;
 	ri->fp = slot;
+	/*
+	 * The instance (already on the task's list) is whole before an
+	 * unwinder in an NMI can meet the trampoline's address here.
+	 */
+	barrier();
 	*slot = (unsigned long)kretprobe_trampoline_addr();
 }
 

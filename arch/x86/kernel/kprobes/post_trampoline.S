@@ -2,17 +2,17 @@
 /*
  * The post trampoline (x86-64 and i386): the end of a step without a trap.
  *
- * The post copy of a boostable instruction (see KPROBE_POST_OFFSET in
- * <asm/kprobes.h>) is "insn; call kprobe_post_trampoline; int3; .long
- * next".
+ * The post copy of a boostable instruction (see the slot layout in
+ * <asm/kprobes.h>) is "insn; call kprobe_post_trampoline".
  * The CPU runs it in state STEPPING with EFLAGS.IF clear, so it arrives
  * here with every register as the probed instruction left it, interrupts
- * off, and the call's return address pointing at the int3 before the
- * word "next": the address of the instruction after the probed one.  The
- * trampoline saves the registers as a struct pt_regs, as the trailing
- * int3 of a stepped copy would show them (ip = next), lets
- * kprobe_post_trampoline_handler() run the post handler and restore IF in
- * pt_regs, restores every register and the flags, and returns to
+ * off, and the call's return address pointing right after the call, into
+ * the slot.  The trampoline saves the registers as a struct pt_regs, with
+ * that return address as ip, and calls kprobe_post_trampoline_handler(),
+ * which makes them what the trailing int3 of a stepped copy would show
+ * (ip = next: the address of the instruction after the probed one, from
+ * current_kprobe), runs the post handler and restores IF in pt_regs.  The
+ * trampoline restores every register and the flags, and returns to
  * pt_regs::ip through the word that held the return address.  Nothing is
  * left on the stack.
  *
@@ -22,18 +22,19 @@
  *	-8:		the call's return address, replaced by next; the
  *			trampoline's ret pops it
  *	-16:		struct pt_regs: ss, sp (= probe sp), flags, cs,
- *			ip (= next), orig_ax (-1), then the general
- *			registers
+ *			ip (the return address, then next), orig_ax (-1),
+ *			then the general registers
  *	%rsp:		pt_regs::r15
  *
  * To the ORC unwinder pt_regs is at %rsp from the moment ip is in it
  * until the handler has returned: a stack trace taken by the post handler
- * goes on at the probed function, right after the probed instruction.
+ * goes on at the probed function, right after the probed instruction
+ * (one taken before the handler set ip meets the slot and stops there).
  * With frame pointers, %rbp holds the encoded pt_regs pointer meanwhile.
  *
- * i386 is the same with 4-byte words: "next" is the whole address,
- * pt_regs runs from ss down to bx (the data segment registers are saved,
- * never reloaded) and the handler takes pt_regs in %eax (regparm).
+ * i386 is the same with 4-byte words: pt_regs runs from ss down to bx
+ * (the data segment registers are saved, never reloaded) and the handler
+ * takes pt_regs in %eax (regparm).
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -58,18 +59,13 @@ SYM_CODE_START(kprobe_post_trampoline)
 	ANNOTATE_NOENDBR
 
 	/*
-	 * struct pt_regs below the return address; the flags as the copy
-	 * left them (IF clear: the CPU stepped with it clear).
+	 * struct pt_regs below the return address, ip = the return address
+	 * (the handler sets it); the flags as the copy left them (IF clear:
+	 * the CPU stepped with it clear).
 	 */
-	KPROBE_PUSH_PTREGS
+	KPROBE_PUSH_PTREGS ip_above=1
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
-
-	/* next: 32 bits after the int3 at the return address, sign-extended. */
-	movq	FRAME_SIZE(%rsp), %rax
-	movslq	1(%rax), %rax
-	movq	%rax, RIP(%rsp)
-	movq	%rax, FRAME_SIZE(%rsp)
 	ENCODE_FRAME_POINTER
 	UNWIND_HINT_REGS
 
@@ -97,16 +93,10 @@ STACK_FRAME_NON_STANDARD_FP kprobe_post_trampoline
 SYM_CODE_START(kprobe_post_trampoline)
 	ANNOTATE_NOENDBR
 
-	/* pt_regs, the flags as the copy left them. */
-	KPROBE_PUSH_PTREGS
+	/* pt_regs, ip = the return address, the flags as the copy left them. */
+	KPROBE_PUSH_PTREGS ip_above=1
 	/* An int3 enters its handler with EFLAGS.AC clear; so do we. */
 	ASM_CLAC
-
-	/* next: the word after the int3 at the return address. */
-	movl	PTREGS_SIZE(%esp), %eax
-	movl	1(%eax), %eax
-	movl	%eax, PT_EIP(%esp)
-	movl	%eax, PTREGS_SIZE(%esp)
 	ENCODE_FRAME_POINTER
 
 	movl	%esp, %eax

@@ -553,7 +553,7 @@ static void kpb_scale(unsigned int n)
 
 static void kpb_mass_all(void)
 {
-	static const unsigned int batch[] = { 1000, 10000 };
+	static const unsigned int batch[] = { 1000, 4096, 10000 };
 	static const unsigned int scale[] = { 1, 100, 1000, 10000 };
 	unsigned int n = min_t(unsigned int, mass_max, KPB_MASS_FUNCS);
 	unsigned int i;

@@ -485,6 +485,19 @@ static __always_inline unsigned long kprobe_hit_resume(struct kprobe *p)
 	return smp_load_acquire(&kprobe_hit_site(p)->resume);
 }
 
+/*
+ * kprobe_hit_resume() for a hit path that has just read @p->post_handler
+ * and found it NULL: the hit goes on as if it came before any post
+ * handler registered since.
+ */
+static __always_inline unsigned long kprobe_hit_resume_no_post(struct kprobe *p)
+{
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		return 0;
+	/* Pairs with the store-release of the core: the detour is written. */
+	return smp_load_acquire(&kprobe_hit_site(p)->resume);
+}
+
 #endif /* CONFIG_KPROBES */
 
 #endif /* _LINUX_KPROBES_ARCH_H */

@@ -226,7 +226,7 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs)
 	/* Without a post handler to come back for, the CPU need not trap again. */
 	if (!READ_ONCE(p->post_handler)) {
 		/* A published detour runs the instruction instead (opt.c). */
-		resume = kprobe_hit_resume(p);
+		resume = kprobe_hit_resume_no_post(p);
 		if (resume) {
 			regs->ip = resume;
 			kprobe_move_state_here(KPROBE_CPU_HANDLER,

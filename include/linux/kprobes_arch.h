@@ -281,13 +281,14 @@ void kprobe_assert_locked(void);
 
 /*
  * Instruction slots (locked): @bytes (at most KPROBE_SLOT_BYTES) of
- * executable memory, 16-byte aligned, in 16-byte units, written with the
+ * executable memory, in KPROBE_SLOT_UNIT (16) byte units, written with the
  * base's text_poke helpers.  New pages are filled with
  * BREAKPOINT_INSTRUCTION; a reused slot holds what its last user wrote,
  * so the architecture writes every byte a CPU might run or speculate
  * into.  A freed slot is reused only once no task or CPU can be inside it.
  * Optimization detours: KPROBE_OPTSLOT_BYTES each, same rules.
  */
+#define KPROBE_SLOT_UNIT	16
 kprobe_opcode_t *kprobe_slot_alloc(size_t bytes);
 void kprobe_slot_free(kprobe_opcode_t *slot);
 kprobe_opcode_t *kprobe_optslot_alloc(void);
@@ -466,6 +467,19 @@ static __always_inline void kprobe_hit_post(struct kprobe *p,
 		m->post_handler(m, regs, 0);
 }
 
+/*
+ * kprobe_hit_resume() (below) for a hit path that has just read
+ * @p->post_handler and found it NULL: the hit goes on as if it came
+ * before any post handler registered since.
+ */
+static __always_inline unsigned long kprobe_hit_resume_no_post(struct kprobe *p)
+{
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		return 0;
+	/* Pairs with the store-release of the core: the detour is written. */
+	return smp_load_acquire(&kprobe_hit_site(p)->resume);
+}
+
 /**
  * kprobe_hit_resume() - where a hit goes instead of running in place
  * @p: the site's kprobe
@@ -481,21 +495,7 @@ static __always_inline unsigned long kprobe_hit_resume(struct kprobe *p)
 {
 	if (!IS_ENABLED(CONFIG_OPTPROBES) || READ_ONCE(p->post_handler))
 		return 0;
-	/* Pairs with the store-release of the core: the detour is written. */
-	return smp_load_acquire(&kprobe_hit_site(p)->resume);
-}
-
-/*
- * kprobe_hit_resume() for a hit path that has just read @p->post_handler
- * and found it NULL: the hit goes on as if it came before any post
- * handler registered since.
- */
-static __always_inline unsigned long kprobe_hit_resume_no_post(struct kprobe *p)
-{
-	if (!IS_ENABLED(CONFIG_OPTPROBES))
-		return 0;
-	/* Pairs with the store-release of the core: the detour is written. */
-	return smp_load_acquire(&kprobe_hit_site(p)->resume);
+	return kprobe_hit_resume_no_post(p);
 }
 
 #endif /* CONFIG_KPROBES */

@@ -1273,15 +1273,17 @@ static void kpkt_slot_sizes(struct kunit *test)
 		slot[i] = kprobe_slot_alloc(size[i]);
 		KUNIT_ASSERT_NOT_NULL_MSG(test, slot[i], "%zu bytes", size[i]);
 		a = (unsigned long)slot[i];
-		KUNIT_EXPECT_EQ(test, a % 16, 0);
+		KUNIT_EXPECT_EQ(test, a % KPROBE_SLOT_UNIT, 0);
 		KUNIT_EXPECT_TRUE(test, kprobe_insn_slot_contains(a));
 		KUNIT_EXPECT_TRUE(test,
 				  kprobe_insn_slot_contains(a + size[i] - 1));
 		for (j = 0; j < i; j++) {
 			b = (unsigned long)slot[j];
 			KUNIT_EXPECT_TRUE_MSG(test,
-					      a >= b + round_up(size[j], 16) ||
-					      b >= a + round_up(size[i], 16),
+					      a >= b + round_up(size[j],
+								KPROBE_SLOT_UNIT) ||
+					      b >= a + round_up(size[i],
+								KPROBE_SLOT_UNIT),
 					      "slots %u (%zu bytes) and %u (%zu) overlap",
 					      i, size[i], j, size[j]);
 		}

@@ -368,8 +368,7 @@ static nokprobe_inline void kretprobe_call(struct kretprobe *rp,
 	saved = arch_kprobe_busy_begin();
 	rp->handler(ri, regs);
 	arch_kprobe_busy_end(saved);
-	barrier();
-	__this_cpu_write(current_kprobe, NULL);
+	reset_current_kprobe();
 }
 
 /**

@@ -39,8 +39,7 @@
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
-/* Slots are made of 16-byte units, and start at a unit's boundary. */
-#define KPROBE_SLOT_UNIT	16
+/* Slots are made of KPROBE_SLOT_UNIT units and start at a unit's boundary. */
 #define KPROBE_SLOT_UNITS	(PAGE_SIZE / KPROBE_SLOT_UNIT)
 static_assert(KPROBE_SLOT_BYTES <= PAGE_SIZE);
 

@@ -458,7 +458,7 @@ static bool kprobe_fill_boosted(unsigned long addr,
 
 /*
  * Fill a new slot with the (re-aimed) copies, see <asm/kprobes.h>; the
- * rest of its last 16-byte unit is int3s (a reused slot would hold the
+ * rest of its last unit is int3s (a reused slot would hold the
  * last user's bytes there).  Clears p->ainsn.boostable if the boosted
  * copies cannot be made.  The slot is as large as the copies of this
  * instruction need.
@@ -466,7 +466,7 @@ static bool kprobe_fill_boosted(unsigned long addr,
 static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 {
 	unsigned long addr = (unsigned long)p->addr;
-	u8 buf[ALIGN(KPROBE_SLOT_BYTES, 16)];
+	u8 buf[ALIGN(KPROBE_SLOT_BYTES, KPROBE_SLOT_UNIT)];
 	kprobe_opcode_t *slot;
 	unsigned int size;
 	int ret;
@@ -491,7 +491,7 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 		memcpy(buf, d->bytes, d->ainsn.len);
 	}
 	/* The slot is read-only executable memory; takes text_mutex. */
-	if (!text_poke_copy(slot, buf, ALIGN(size, 16))) {
+	if (!text_poke_copy(slot, buf, ALIGN(size, KPROBE_SLOT_UNIT))) {
 		d->reason = "cannot write the instruction slot";
 		ret = -EFAULT;
 		goto free;

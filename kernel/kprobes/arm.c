@@ -281,7 +281,6 @@ void kprobe_site_kill(struct kprobe_site *site)
 		kprobe_site_disarm(site);
 	kprobe_table_remove(site);
 	kprobe_site_set_state(site, KPROBE_SITE_GONE);
-	site->mod = NULL;
 	WRITE_ONCE(site->kp.flags, site->kp.flags | KPROBE_FLAG_GONE);
 	list_for_each_entry(m, &site->members, list)
 		WRITE_ONCE(m->flags, m->flags | KPROBE_FLAG_GONE);

@@ -110,7 +110,6 @@ static struct kprobe_site *kprobe_site_create(struct kprobe *p,
 		kprobe_refuse(p, "out of memory");
 		return ERR_PTR(-ENOMEM);
 	}
-	site->mod = t->mod;
 	if (t->on_func_entry)
 		site->kp.flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
 	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && t->ftrace) {

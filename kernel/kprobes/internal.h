@@ -254,10 +254,13 @@ enum kprobe_site_state {
  * @resume: the detour's copy of the region while it is published
  *	(optimizer.c), else 0; written under kprobe_mutex, read by the
  *	hit path (kprobe_hit_resume())
- * @mod: module owning the text, or NULL for core kernel text
  * @opt: jump optimization (optimizer.c), NULL until the site was first a
  *	candidate; set under kprobe_mutex, read by the trap path
- * @rcu: deferred free
+ *
+ * A dead site is freed by whoever unlinked it, after the grace period that
+ * unregistration waits for anyway (kprobe_reap()); a site needs no
+ * rcu_head.  Which module owns its text is asked of the address when the
+ * module goes (module.c), not remembered.
  */
 struct kprobe_site {
 	/* @hit is what the hit path reads; @kp, @solo, @resume name it. */
@@ -273,9 +276,7 @@ struct kprobe_site {
 	enum kprobe_site_state state;
 	unsigned int nr_enabled;
 	unsigned int nr_post;
-	struct module *mod;
 	struct kprobe_opt *opt;
-	struct rcu_head rcu;
 };
 
 static_assert(offsetof(struct kprobe_site, kp) ==

@@ -8,11 +8,13 @@
  * of the probed address and searched by linear probing.  A removed entry
  * becomes a tombstone so that searches keep walking past it.  When live
  * entries plus tombstones pass half of the array, or live entries drop
- * below an eighth of it, the array is rebuilt at four times the live count
- * and the new one is published with rcu_assign_pointer(); the old one is
- * freed after a grace period.  So the lookup on the breakpoint path is a
- * few loads, takes no lock and never allocates, and there is always an
- * empty bucket to stop it.
+ * below an eighth of it, the array is rebuilt at three times the live
+ * count rounded up to a power of two (three to six buckets per site right
+ * after, two or more until the next rebuild), and the new one is
+ * published with rcu_assign_pointer(); the old one is freed after a grace
+ * period.  So the lookup on the breakpoint path is a few loads, takes no
+ * lock and never allocates, and there is always an empty bucket to stop
+ * it.
  *
  * Writers (insert, remove, rebuild) hold kprobe_mutex.
  */
@@ -112,7 +114,7 @@ static int kprobe_table_rebuild(unsigned int live)
 	unsigned int order, i;
 	struct kprobe *kp;
 
-	order = max_t(unsigned int, order_base_2(4 * (live + 1)),
+	order = max_t(unsigned int, order_base_2(3 * (live + 1)),
 		      KPROBE_TABLE_MIN_ORDER);
 	t = kvzalloc(struct_size(t, bucket, 1UL << order), GFP_KERNEL);
 	if (!t)

@@ -105,8 +105,8 @@ static void kprobe_table_place(struct kprobe_hit_table *t, struct kprobe *kp)
 }
 
 /*
- * Replace the table by one sized for @live sites (a quarter full), holding
- * the same sites and no tombstones.
+ * Replace the table by one sized for @live sites (a third full at most),
+ * holding the same sites and no tombstones.
  */
 static int kprobe_table_rebuild(unsigned int live)
 {

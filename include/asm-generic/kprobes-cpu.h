@@ -19,16 +19,23 @@
  *
  *   any busy state --breakpoint--> push; REENTERED --trap (or fault)--> pop
  *
- * A push saves (current_kprobe, state, saved_irq) on kprobe_ctlblk::saved;
- * the pop after the step restores them.  Re-entered probes run no
- * handlers.  Each push needs a new exception context, which bounds the
- * depth by KPROBE_NEST_MAX.  BUSY is entered and left only by
+ * A push saves (current_kprobe, site, state, saved_irq) on
+ * kprobe_ctlblk::saved; the pop after the step restores them.  Re-entered
+ * probes run no handlers.  Each push needs a new exception context, which
+ * bounds the depth by KPROBE_NEST_MAX.  BUSY is entered and left only by
  * arch_kprobe_busy_begin()/end(), for the core's busy sections.
  *
  * current_kprobe is set before the state leaves IDLE and cleared only
  * after it is back in IDLE, on every path (the core's busy sections
  * too), so a context that interrupts any of them and finds current_kprobe
  * NULL finds the CPU IDLE: kprobe_claim_idle_here() relies on that.
+ * While a site is hit, current_kprobe is the member whose handler runs
+ * (kprobe_hit_pre()), or kprobe_hit_marker, or the member that ran last.
+ * The site itself is kprobe_ctlblk::site, written when a step of it
+ * starts (the architecture's step start, or a push) and read only in
+ * STEPPING and REENTERED and in POST after a step: the hits that never
+ * step (ftrace, detours, boosted and emulated instructions) do not store
+ * it.
  */
 #ifndef _ASM_GENERIC_KPROBES_CPU_H
 #define _ASM_GENERIC_KPROBES_CPU_H
@@ -41,14 +48,15 @@
 #include <linux/types.h>
 
 struct kprobe;
+struct kprobe_hit_site;
 
 /**
  * enum kprobe_cpu_state - what this CPU is doing for kprobes
  * @KPROBE_CPU_IDLE: nothing; current_kprobe is NULL
- * @KPROBE_CPU_HANDLER: running the pre handler of current_kprobe
- * @KPROBE_CPU_STEPPING: executing current_kprobe's slot copy
- * @KPROBE_CPU_POST: running the post handler of current_kprobe
- * @KPROBE_CPU_REENTERED: stepping current_kprobe, hit while this CPU was
+ * @KPROBE_CPU_HANDLER: running the pre handlers of kprobe_ctlblk::site
+ * @KPROBE_CPU_STEPPING: executing the site's slot copy
+ * @KPROBE_CPU_POST: running the site's post handlers
+ * @KPROBE_CPU_REENTERED: stepping the site, hit while this CPU was
  *	already busy with a probe; the interrupted state is on
  *	kprobe_ctlblk::saved
  * @KPROBE_CPU_BUSY: inside the core's kprobe_busy_begin()/end()
@@ -69,11 +77,13 @@ enum kprobe_cpu_state {
 /**
  * struct kprobe_saved_state - an interrupted probe, saved by a push
  * @kp: its current_kprobe
+ * @site: its site
  * @state: its state
  * @saved_irq: its saved interrupt-enable bit
  */
 struct kprobe_saved_state {
 	struct kprobe *kp;
+	struct kprobe_hit_site *site;
 	u8 state;
 	unsigned long saved_irq;
 };
@@ -82,6 +92,7 @@ struct kprobe_saved_state {
  * struct kprobe_ctlblk - per-CPU kprobe control block
  * @state: enum kprobe_cpu_state
  * @depth: number of entries used in @saved
+ * @site: the site being hit (see the top of this file)
  * @saved_irq: the probed context's interrupt-enable bit, as the
  *	architecture saves it while the copy runs with interrupts off
  *	(x86: EFLAGS.IF, riscv: sstatus.SPIE)
@@ -90,6 +101,7 @@ struct kprobe_saved_state {
 struct kprobe_ctlblk {
 	u8 state;
 	u8 depth;
+	struct kprobe_hit_site *site;
 	unsigned long saved_irq;
 	struct kprobe_saved_state saved[KPROBE_NEST_MAX];
 };
@@ -97,6 +109,8 @@ struct kprobe_ctlblk {
 DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 /* The core's (<linux/kprobes.h>); repeated here for push and pop. */
 DECLARE_PER_CPU(struct kprobe *, current_kprobe);
+/* The core's (<linux/kprobes_arch.h>). */
+extern struct kprobe kprobe_hit_marker;
 
 static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 {
@@ -141,21 +155,15 @@ static __always_inline void arch_kprobe_busy_end(unsigned long saved)
 
 /* kernel/kprobes/cpu.c: the report, out of line (rare and big) */
 void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
-/* The core's (<linux/kprobes.h>). */
-void dump_kprobe(struct kprobe *kp);
-
 /*
  * Each push comes from a new exception context, so running out of entries
  * cannot happen short of a bug.  There is no way to run the probed
  * instruction without its state, so stop here with the culprit on the
  * console.  Inline so that objtool sees the panic() of a noreturn path.
  */
-static __always_inline void __noreturn kprobe_nest_overflow(struct kprobe *p)
-{
-	dump_kprobe(p);
-	panic("kprobes: probes nested more than %d deep on CPU %d\n",
-	      KPROBE_NEST_MAX, raw_smp_processor_id());
-}
+#define kprobe_nest_overflow(p)						\
+	panic("kprobes: probes nested more than %d deep on CPU %d, at %pS\n", \
+	      KPROBE_NEST_MAX, raw_smp_processor_id(), (p)->addr)
 
 /**
  * kprobe_set_state() - change this CPU's kprobe state
@@ -222,8 +230,11 @@ static __always_inline void kprobe_move_state_here(u8 from, u8 to)
 }
 
 /**
- * kprobe_claim_idle_here() - make @p current and enter HANDLER
- * @p: the hit site's kprobe
+ * kprobe_claim_idle_here() - make this CPU busy with a hit, enter HANDLER
+ * @solo: the hit site's kprobe_hit_solo(), or NULL
+ *
+ * current_kprobe becomes @solo, the member kprobe_hit_pre() will call, or
+ * kprobe_hit_marker: one store for both.
  *
  * For a hit path that has just found kprobe_running() NULL with
  * preemption or interrupts off: the CPU is IDLE then (see the top of this
@@ -231,23 +242,23 @@ static __always_inline void kprobe_move_state_here(u8 from, u8 to)
  * kprobe_move_state_here(KPROBE_CPU_HANDLER, ...), still checks that the
  * handlers left the state alone.
  */
-static __always_inline void kprobe_claim_idle_here(struct kprobe *p)
+static __always_inline void kprobe_claim_idle_here(struct kprobe *solo)
 {
 	BUILD_BUG_ON(!(KPROBE_CPU_EDGES &
 		       KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER)));
-	__this_cpu_write(current_kprobe, p);
+	__this_cpu_write(current_kprobe, solo ?: &kprobe_hit_marker);
 	barrier();
 	__this_cpu_write(kprobe_ctlblk.state, KPROBE_CPU_HANDLER);
 }
 
 /*
- * Save what this CPU is doing and make @p current in @state.  A nested
- * exception may push and pop in the middle of this; claiming the entry
- * before filling it keeps the two from sharing one.  False when every
- * entry is taken (the caller stops with kprobe_nest_overflow()).
+ * Save what this CPU is doing and make it busy with site @p in @state.
+ * A nested exception may push and pop in the middle of this; claiming the
+ * entry before filling it keeps the two from sharing one.  False when
+ * every entry is taken (the caller stops with kprobe_nest_overflow()).
  */
 static __always_inline bool kprobe_push(struct kprobe_ctlblk *kcb,
-					struct kprobe *p, u8 state)
+					struct kprobe_hit_site *p, u8 state)
 {
 	unsigned int depth = kcb->depth;
 	struct kprobe_saved_state *s;
@@ -259,9 +270,11 @@ static __always_inline bool kprobe_push(struct kprobe_ctlblk *kcb,
 
 	s = &kcb->saved[depth];
 	s->kp = __this_cpu_read(current_kprobe);
+	s->site = kcb->site;
 	s->state = kcb->state;
 	s->saved_irq = kcb->saved_irq;
-	__this_cpu_write(current_kprobe, p);
+	__this_cpu_write(current_kprobe, &kprobe_hit_marker);
+	kcb->site = p;
 	kcb->state = state;
 	return true;
 }
@@ -278,6 +291,7 @@ static __always_inline void kprobe_pop(struct kprobe_ctlblk *kcb)
 	}
 	s = &kcb->saved[kcb->depth - 1];
 	__this_cpu_write(current_kprobe, s->kp);
+	kcb->site = s->site;
 	kcb->state = s->state;
 	kcb->saved_irq = s->saved_irq;
 	/* Release the entry only once it has been read, see kprobe_push(). */

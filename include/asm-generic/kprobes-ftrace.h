@@ -38,26 +38,25 @@
  * have without the probe: the instruction pointer is then just past the
  * call if a post handler ran, else still the breakpoint's.
  */
-static __always_inline bool kprobe_ftrace_hit(struct kprobe *p,
+static __always_inline bool kprobe_ftrace_hit(struct kprobe_hit_site *p,
 					      struct pt_regs *regs)
 {
-	kprobe_post_handler_t post;
+	struct kprobe *solo = kprobe_hit_solo(p);
 
-	kprobe_claim_idle_here(p);
-	if (kprobe_hit_pre(p, regs)) {
+	kprobe_claim_idle_here(solo);
+	if (kprobe_hit_pre(p, solo, regs)) {
 		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 		return true;
 	}
 	/* Checked once: the changes below follow from it. */
 	kprobe_expect_state_here(KPROBE_CPU_HANDLER);
-	post = READ_ONCE(p->post_handler);
-	if (post) {
+	if (READ_ONCE(p->post)) {
 		/* As if the call had run. */
 		instruction_pointer_set(regs,
 					(unsigned long)p->addr + MCOUNT_INSN_SIZE);
 		kprobe_set_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
+		kprobe_hit_post(p, regs);
 		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
 		kprobe_set_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
@@ -84,7 +83,7 @@ static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
 						   unsigned long trap_ip_offset)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 	int bit;
 
 	/* The core's ops ask for SAVE_REGS; without them there is no probe. */
@@ -101,7 +100,7 @@ static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
 		unsigned long resume = instruction_pointer(regs);
 
 		if (kprobe_running()) {
-			kprobes_inc_nmissed_count(p);
+			kprobe_hit_missed(p);
 		} else {
 			instruction_pointer_set(regs, ip + trap_ip_offset);
 			/* Not redirected: where the ftrace caller would go. */

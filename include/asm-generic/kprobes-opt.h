@@ -35,21 +35,23 @@
 static __always_inline void kprobe_opt_hit(struct kprobe_opt_insn *oi,
 					   struct pt_regs *regs)
 {
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	preempt_disable();
 	/* NULL: the site died (the core clears @oi->probe first). */
 	p = READ_ONCE(oi->probe);
 	if (p && kprobe_running()) {
-		kprobes_inc_nmissed_count(p);
+		kprobe_hit_missed(p);
 	} else if (p) {
 		/*
 		 * No probe running: this CPU is idle.  The state is reached
 		 * through the per-CPU segment, so that nothing but @regs
 		 * lives across the handler call.
 		 */
-		kprobe_claim_idle_here(p);
-		kprobe_hit_pre(p, regs);
+		struct kprobe *solo = kprobe_hit_solo(p);
+
+		kprobe_claim_idle_here(solo);
+		kprobe_hit_pre(p, solo, regs);
 		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
 	}

@@ -15,17 +15,19 @@
 #include <linux/kprobes_arch.h>
 
 /*
- * A hit on an idle CPU (the caller found kprobe_running() NULL): make @p
- * current and run its pre handlers.
+ * A hit on an idle CPU (the caller found kprobe_running() NULL): make the
+ * CPU busy with site @p and run its pre handlers.
  * Return: true if a handler moved the instruction pointer: the CPU is
  * idle again and neither the instruction nor the post handlers run.
  */
-static __always_inline bool kprobe_step_hit_pre(struct kprobe *p,
+static __always_inline bool kprobe_step_hit_pre(struct kprobe_hit_site *p,
 						struct pt_regs *regs,
 						struct kprobe_ctlblk *kcb)
 {
-	kprobe_claim_idle_here(p);
-	if (!kprobe_hit_pre(p, regs))
+	struct kprobe *solo = kprobe_hit_solo(p);
+
+	kprobe_claim_idle_here(solo);
+	if (!kprobe_hit_pre(p, solo, regs))
 		return false;
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
@@ -37,20 +39,17 @@ static __always_inline bool kprobe_step_hit_pre(struct kprobe *p,
  * and go back to what the CPU was doing before the hit.  The post handler
  * is read once: another CPU may clear it right now.
  */
-static __always_inline void kprobe_step_done(struct kprobe *p,
+static __always_inline void kprobe_step_done(struct kprobe_hit_site *p,
 					     struct pt_regs *regs,
 					     struct kprobe_ctlblk *kcb)
 {
-	kprobe_post_handler_t post;
-
 	if (kcb->state == KPROBE_CPU_REENTERED) {
 		kprobe_pop(kcb);
 		return;
 	}
-	post = READ_ONCE(p->post_handler);
-	if (post) {
+	if (READ_ONCE(p->post)) {
 		kprobe_set_state(kcb, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
+		kprobe_hit_post(p, regs);
 	}
 	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
 	reset_current_kprobe();

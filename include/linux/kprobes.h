@@ -201,11 +201,12 @@ struct kprobe_blacklist_entry {
 	unsigned long end_addr;
 };
 
-/* Flag tests usable whether or not kprobes is built in. */
-static inline bool kprobe_has_flag(const struct kprobe *p, u32 mask)
-{
-	return (p->flags & mask) != 0;
-}
+/*
+ * Flag tests usable whether or not kprobes is built in, on a struct kprobe
+ * and on the hit path's struct kprobe_hit_site (<linux/kprobes_arch.h>),
+ * which has the same flags.
+ */
+#define kprobe_has_flag(p, mask)	(((p)->flags & (mask)) != 0)
 
 #define kprobe_gone(p)		kprobe_has_flag(p, KPROBE_FLAG_GONE)
 /* A gone probe counts as disabled: it can never fire again. */

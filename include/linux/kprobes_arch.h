@@ -16,7 +16,7 @@
  *      the unused parts of instruction slots;
  *    - MAX_INSN_SIZE, KPROBE_SLOT_BYTES (the largest instruction slot it
  *      asks kprobe_slot_alloc() for);
- *    - struct arch_specific_insn: per-site data (struct kprobe::ainsn),
+ *    - struct arch_specific_insn: per-site data (kprobe_hit_site::ainsn),
  *      filled by arch_kprobe_prepare(), freed by arch_remove_kprobe();
  *    - the per-CPU probe state, which belongs to the architecture alone:
  *      the core never reads or writes it, and asks for a busy section
@@ -65,6 +65,7 @@
 
 #ifdef CONFIG_KPROBES
 
+struct kprobe_hit_site;
 struct list_head;
 struct notifier_block;
 struct pt_regs;
@@ -76,7 +77,7 @@ struct pt_regs;
 
 /**
  * arch_kprobe_prepare() - get a new site ready to be armed (arch; locked)
- * @p: the site's kprobe: @p->addr is the checked probe address, the
+ * @p: the site: @p->addr is the checked probe address, the
  *	original instruction is in the text (no breakpoint, no jump covers
  *	it), @p->ainsn is zeroed
  * @why: the reason for a refusal
@@ -93,7 +94,7 @@ struct pt_regs;
  * written; x86 also -EBUSY (a foreign int3, an SMP-alternatives lock
  * prefix) and -ERANGE (a rip-relative operand out of reach of the slot).
  */
-int arch_kprobe_prepare(struct kprobe *p, const char **why);
+int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why);
 
 /**
  * arch_kprobe_check_insn_boundary() - does @addr start an instruction (arch)
@@ -112,24 +113,24 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why);
  * arch_kprobe_prepare() took (locked, text_mutex not held); the site is
  * out of the table and no CPU can be running its slot any more.
  */
-void arch_arm_kprobe(struct kprobe *p);
-void arch_disarm_kprobe(struct kprobe *p);
-void arch_remove_kprobe(struct kprobe *p);
+void arch_arm_kprobe(struct kprobe_hit_site *p);
+void arch_disarm_kprobe(struct kprobe_hit_site *p);
+void arch_remove_kprobe(struct kprobe_hit_site *p);
 
 /*
  * Arm or disarm @nr sites (none armed through ftrace) with one round of
  * cross-CPU synchronisation; @kps may be reordered (weak; text).  The
  * defaults loop over arch_arm_kprobe()/arch_disarm_kprobe().
  */
-void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr);
-void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr);
+void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr);
+void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr);
 
 /*
  * Does a hit on the prepared site @p run its instruction without a second
  * trap when no post handler is registered (x86 "boosting")?  For tests
  * and diagnostics (weak: false).
  */
-bool arch_kprobe_boostable(struct kprobe *p);
+bool arch_kprobe_boostable(struct kprobe_hit_site *p);
 
 /*
  * Busy sections (arch, static inline in <asm/kprobes.h>; hit).
@@ -195,7 +196,7 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri,
  * the core's ftrace_ops (hit): it finds the site with kprobe_hit_find()
  * and runs it as a breakpoint hit would.
  */
-int arch_prepare_kprobe_ftrace(struct kprobe *p);
+int arch_prepare_kprobe_ftrace(struct kprobe_hit_site *p);
 /*
  * Weak, default 0: a trampoline of the architecture's own for the core's
  * ftrace_ops (locked).  ftrace calls it straight from the fentry call of
@@ -214,7 +215,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 /**
  * struct kprobe_opt_insn - the architecture's half of an optimized site
  * @addr: the probe address (core; constant)
- * @probe: the site's kprobe, NULL once the site died (core; the detour's
+ * @probe: the site, NULL once the site died (core; the detour's
  *	handler reads it with READ_ONCE() and runs no handler for NULL)
  * @buf: the detour, from kprobe_optslot_alloc() (arch)
  * @copy: where in @buf the copy of the region starts: a hit on the site's
@@ -231,7 +232,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
  */
 struct kprobe_opt_insn {
 	unsigned long addr;
-	struct kprobe *probe;
+	struct kprobe_hit_site *probe;
 	kprobe_opcode_t *buf;
 	unsigned long copy;
 	unsigned int len;
@@ -340,15 +341,49 @@ bool kprobe_sym_size_offset(unsigned long addr, unsigned long *size,
  */
 
 /**
- * struct kprobe_hit_table - the address table: site kprobes by address
+ * struct kprobe_hit_site - a probed address, as the hit path and the
+ *	architecture see it
+ * @addr: the probed address (core)
+ * @solo: the only enabled member, when it has a pre handler: called
+ *	directly instead of walking the members; else NULL (core)
+ * @resume: where a breakpoint hit goes instead of executing the probed
+ *	instruction in place while the site's detour is published, or 0
+ *	(see kprobe_hit_resume(); core)
+ * @ainsn: how the instruction at @addr is executed (arch: filled by
+ *	arch_kprobe_prepare(), freed by arch_remove_kprobe())
+ * @flags: KPROBE_FLAG_GONE, _OPTIMIZED, _FTRACE and _ON_FUNC_ENTRY, as
+ *	in struct kprobe; tested with kprobe_gone() and friends (core)
+ * @opcode: what the breakpoint replaced (arch, arch_kprobe_prepare())
+ * @post: an enabled member has a post handler, so a hit must come back
+ *	after the instruction (core; read it once per hit)
+ *
+ * Not a struct kprobe: the site is the core's, and the users' kprobes are
+ * its members.  A handler runs with current_kprobe set to its own kprobe
+ * (see kprobe_hit_pre()); before the first, and on a site with no solo
+ * member between handlers, current_kprobe is &kprobe_hit_marker or the
+ * member whose handler ran last.  The architecture keeps the site itself
+ * in its per-CPU state while it steps the instruction.
+ */
+struct kprobe_hit_site {
+	kprobe_opcode_t *addr;
+	struct kprobe *solo;
+	unsigned long resume;
+	struct arch_specific_insn ainsn;
+	u32 flags;
+	kprobe_opcode_t opcode;
+	bool post;
+};
+
+/**
+ * struct kprobe_hit_table - the address table: sites by address
  * @order: log2 of the number of buckets
  * @shift: 64 - @order (the hash is the top @order bits of addr * phi)
  * @mask: number of buckets - 1
  * @live: sites in the table (core)
  * @used: buckets not empty (core)
  * @rcu: deferred free of a replaced table (core)
- * @bucket: NULL (empty, ends a search), a site's kprobe, or a removed
- *	entry, a kprobe whose addr is NULL (never matches)
+ * @bucket: NULL (empty, ends a search), a site, or a removed entry, a
+ *	site whose addr is NULL (never matches)
  *
  * Open addressing with linear probing; there is always an empty bucket.
  * A new table is published with rcu_assign_pointer(kprobe_hit_table).
@@ -360,36 +395,33 @@ struct kprobe_hit_table {
 	unsigned int live;
 	unsigned int used;
 	struct rcu_head rcu;
-	struct kprobe __rcu *bucket[];
+	struct kprobe_hit_site __rcu *bucket[];
 };
 
 extern struct kprobe_hit_table __rcu *kprobe_hit_table;
 
-/**
- * struct kprobe_hit_site - what the hit path reads of a probe site
- * @kp: the site's kprobe, the one the table holds: its pre_handler
- *	(post_handler) runs every enabled member's; post_handler is NULL
- *	when no member has one
- * @solo: the only enabled member, when it has a pre handler: called
- *	directly instead of walking the members; else NULL
- * @resume: where a breakpoint hit goes instead of executing the probed
- *	instruction in place while the site's detour is published, or 0
- *	(see kprobe_hit_resume())
+/* current_kprobe while a hit runs none of its members' handlers (core). */
+extern struct kprobe kprobe_hit_marker;
+
+/*
+ * The handlers of a site that has no @solo member: every enabled member's,
+ * in registration order; the pre handlers stop at the first that returns
+ * non-zero (core; hit).
  */
-struct kprobe_hit_site {
-	struct kprobe kp;
-	struct kprobe *solo;
-	unsigned long resume;
-};
+int kprobe_hit_pre_all(struct kprobe_hit_site *p, struct pt_regs *regs);
+void kprobe_hit_post_all(struct kprobe_hit_site *p, struct pt_regs *regs);
+
+/* A hit whose handlers did not run: every member's nmissed grows (hit). */
+void kprobe_hit_missed(struct kprobe_hit_site *p);
 
 /*
  * The search in table @t (core: also under its lock).  Buckets need no
  * lockdep predicate of their own: whoever may read @t may read them.
  */
-static __always_inline struct kprobe *
+static __always_inline struct kprobe_hit_site *
 kprobe_hit_table_search(struct kprobe_hit_table *t, unsigned long addr)
 {
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 	unsigned long i;
 
 	i = (u64)addr * GOLDEN_RATIO_64 >> t->shift;
@@ -403,86 +435,92 @@ kprobe_hit_table_search(struct kprobe_hit_table *t, unsigned long addr)
 }
 
 /**
- * kprobe_hit_find() - the probe a CPU trapped on
+ * kprobe_hit_find() - the probe site a CPU trapped on
  * @addr: the trap address, never NULL
  *
  * The table pointer is read without a lockdep predicate: hits run with
  * preemption or interrupts disabled, which makes them RCU readers, and
  * under CONFIG_PROVE_LOCKING the check would cost as much as the hit.
  * Context: hit.
- * Return: the kprobe of the site at @addr, or NULL.  A site armed through
- * ftrace has KPROBE_FLAG_FTRACE and no breakpoint of ours.
+ * Return: the site at @addr, or NULL.  A site armed through ftrace has
+ * KPROBE_FLAG_FTRACE and no breakpoint of ours.
  */
-static __always_inline struct kprobe *kprobe_hit_find(unsigned long addr)
+static __always_inline struct kprobe_hit_site *kprobe_hit_find(unsigned long addr)
 {
 	return kprobe_hit_table_search(rcu_dereference_raw(kprobe_hit_table),
 				       addr);
 }
 
-static __always_inline struct kprobe_hit_site *kprobe_hit_site(struct kprobe *p)
+/*
+ * The member a hit of @p calls directly, or NULL to walk the members; read
+ * once per hit, for kprobe_claim_idle_here() and kprobe_hit_pre().  A
+ * member being disabled stops being solo before its site's text is
+ * disarmed: a hit in between runs it, as if it came earlier.
+ */
+static __always_inline struct kprobe *kprobe_hit_solo(struct kprobe_hit_site *p)
 {
-	return container_of(p, struct kprobe_hit_site, kp);
+	return READ_ONCE(p->solo);
 }
 
 /**
  * kprobe_hit_pre() - run the pre handlers of a hit site
- * @p: the site's kprobe, from kprobe_hit_find()
+ * @p: the site, from kprobe_hit_find()
+ * @solo: kprobe_hit_solo(@p), as the caller read it
  * @regs: the registers of the hit
  *
- * Context: hit, with current_kprobe set to @p by the caller.
+ * A handler runs with current_kprobe set to its own kprobe, which is what
+ * kprobe_running() tells it (and bpf_get_func_ip()): the caller made
+ * @solo current when it claimed the CPU, the walk sets each member.
+ * Context: hit.
  * Return: non-zero if a handler changed the instruction pointer: then
  * the probed instruction must not run, and no post handler either.
  */
-static __always_inline int kprobe_hit_pre(struct kprobe *p,
+static __always_inline int kprobe_hit_pre(struct kprobe_hit_site *p,
+					  struct kprobe *solo,
 					  struct pt_regs *regs)
 {
-	struct kprobe *m = READ_ONCE(kprobe_hit_site(p)->solo);
-
-	/*
-	 * A member being disabled stops being solo before its site's text
-	 * is disarmed: a hit in between runs it, as if it came earlier.
-	 */
-	if (m)
-		return m->pre_handler(m, regs);
-	return p->pre_handler(p, regs);
+	if (solo)
+		return solo->pre_handler(solo, regs);
+	return kprobe_hit_pre_all(p, regs);
 }
 
 /**
  * kprobe_hit_post() - run the post handlers of a hit site
- * @p: the site's kprobe
- * @post: READ_ONCE(@p->post_handler), read once by the caller, not NULL
+ * @p: the site, whose @post the caller found true
  * @regs: the registers after the probed instruction
  *
- * Context: hit, with current_kprobe set to @p by the caller.
+ * Context: hit, as kprobe_hit_pre().
  */
-static __always_inline void kprobe_hit_post(struct kprobe *p,
-					    kprobe_post_handler_t post,
+static __always_inline void kprobe_hit_post(struct kprobe_hit_site *p,
 					    struct pt_regs *regs)
 {
-	struct kprobe *m = READ_ONCE(kprobe_hit_site(p)->solo);
+	struct kprobe *m = READ_ONCE(p->solo);
 
-	if (!m)
-		post(p, regs, 0);
-	else if (m->post_handler)
+	if (!m) {
+		kprobe_hit_post_all(p, regs);
+	} else if (m->post_handler) {
+		__this_cpu_write(current_kprobe, m);
 		m->post_handler(m, regs, 0);
+	}
 }
 
 /*
- * kprobe_hit_resume() (below) for a hit path that has just read
- * @p->post_handler and found it NULL: the hit goes on as if it came
- * before any post handler registered since.
+ * kprobe_hit_resume() (below) for a hit path that has just read @p->post
+ * and found it false: the hit goes on as if it came before any post
+ * handler registered since.
  */
-static __always_inline unsigned long kprobe_hit_resume_no_post(struct kprobe *p)
+static __always_inline unsigned long
+kprobe_hit_resume_no_post(struct kprobe_hit_site *p)
 {
 	if (!IS_ENABLED(CONFIG_OPTPROBES))
 		return 0;
 	/* Pairs with the store-release of the core: the detour is written. */
-	return smp_load_acquire(&kprobe_hit_site(p)->resume);
+	return smp_load_acquire(&p->resume);
 }
 
 /**
  * kprobe_hit_resume() - where a hit goes instead of running in place
- * @p: the site's kprobe
+ * @p: the site
  *
  * While a site's detour is published (CONFIG_OPTPROBES), its region must
  * not be entered in place: a hit goes to the detour's copy of the region,
@@ -491,9 +529,9 @@ static __always_inline unsigned long kprobe_hit_resume_no_post(struct kprobe *p)
  * Context: hit.
  * Return: that address, or 0 to execute the instruction as usual.
  */
-static __always_inline unsigned long kprobe_hit_resume(struct kprobe *p)
+static __always_inline unsigned long kprobe_hit_resume(struct kprobe_hit_site *p)
 {
-	if (!IS_ENABLED(CONFIG_OPTPROBES) || READ_ONCE(p->post_handler))
+	if (!IS_ENABLED(CONFIG_OPTPROBES) || READ_ONCE(p->post))
 		return 0;
 	return kprobe_hit_resume_no_post(p);
 }

@@ -37,7 +37,7 @@
  * @arming: the queued writes put int3s in (else they take them out)
  * @nr_retired: sites in @retired
  * @retired: sites to take out of the table once the writes are done
- * @kps: the site kprobes to write
+ * @kps: the sites to write
  */
 struct kprobe_batch {
 	unsigned int nr;
@@ -45,7 +45,7 @@ struct kprobe_batch {
 	bool arming;
 	unsigned int nr_retired;
 	struct kprobe_site **retired;
-	struct kprobe *kps[];
+	struct kprobe_hit_site *kps[];
 };
 
 /* The open batch, or NULL; kprobe_mutex. */
@@ -69,7 +69,7 @@ void kprobe_ftrace_kill(void)
  * Architecture defaults: one write (and one synchronisation) per site.
  * Callers hold kprobe_mutex and text_mutex.
  */
-void __weak arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+void __weak arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 {
 	unsigned int i;
 
@@ -77,7 +77,7 @@ void __weak arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
 		arch_arm_kprobe(kps[i]);
 }
 
-void __weak arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+void __weak arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 {
 	unsigned int i;
 
@@ -85,7 +85,7 @@ void __weak arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
 		arch_disarm_kprobe(kps[i]);
 }
 
-bool __weak arch_kprobe_boostable(struct kprobe *p)
+bool __weak arch_kprobe_boostable(struct kprobe_hit_site *p)
 {
 	return false;
 }
@@ -122,7 +122,7 @@ static bool kprobe_batch_queue(struct kprobe_site *site, bool arming)
 	if (b->nr && (b->arming != arming || b->nr == b->max))
 		kprobe_batch_write(b);
 	b->arming = arming;
-	b->kps[b->nr++] = &site->kp;
+	b->kps[b->nr++] = &site->hit;
 	return true;
 }
 
@@ -186,7 +186,7 @@ int kprobe_site_arm(struct kprobe_site *site)
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (kprobe_ftrace(&site->kp)) {
+	if (kprobe_ftrace(&site->hit)) {
 		if (READ_ONCE(kprobe_ftrace_killed))
 			return -ENODEV;
 		ret = kprobe_ftrace_arm(site);
@@ -194,7 +194,7 @@ int kprobe_site_arm(struct kprobe_site *site)
 			return ret;
 	} else if (!kprobe_batch_queue(site, true)) {
 		mutex_lock(&text_mutex);
-		arch_arm_kprobe(&site->kp);
+		arch_arm_kprobe(&site->hit);
 		mutex_unlock(&text_mutex);
 	}
 	kprobe_site_set_state(site, KPROBE_SITE_ARMED);
@@ -206,11 +206,11 @@ void kprobe_site_disarm(struct kprobe_site *site)
 	lockdep_assert_held(&kprobe_mutex);
 	/* A jump over the int3 goes first, and synchronously. */
 	kprobe_opt_stop(site);
-	if (kprobe_ftrace(&site->kp)) {
+	if (kprobe_ftrace(&site->hit)) {
 		kprobe_ftrace_disarm(site);
 	} else if (!kprobe_batch_queue(site, false)) {
 		mutex_lock(&text_mutex);
-		arch_disarm_kprobe(&site->kp);
+		arch_disarm_kprobe(&site->hit);
 		mutex_unlock(&text_mutex);
 	}
 	kprobe_site_set_state(site, KPROBE_SITE_DISARMED);
@@ -277,11 +277,11 @@ void kprobe_site_kill(struct kprobe_site *site)
 	 * later module loaded at the same address would be hooked; ftrace
 	 * still knows the call site while the module is GOING.
 	 */
-	if (site->state == KPROBE_SITE_ARMED && kprobe_ftrace(&site->kp))
+	if (site->state == KPROBE_SITE_ARMED && kprobe_ftrace(&site->hit))
 		kprobe_site_disarm(site);
 	kprobe_table_remove(site);
 	kprobe_site_set_state(site, KPROBE_SITE_GONE);
-	WRITE_ONCE(site->kp.flags, site->kp.flags | KPROBE_FLAG_GONE);
+	WRITE_ONCE(site->hit.flags, site->hit.flags | KPROBE_FLAG_GONE);
 	list_for_each_entry(m, &site->members, list)
 		WRITE_ONCE(m->flags, m->flags | KPROBE_FLAG_GONE);
 	kprobe_site_recount(site);

@@ -36,6 +36,14 @@ struct kprobe kprobe_busy = {
 	.addr = (kprobe_opcode_t *)kprobe_busy_begin,
 };
 
+/*
+ * Stands in for current_kprobe while a site is hit but none of its
+ * members' handlers runs (<linux/kprobes_arch.h>).
+ */
+struct kprobe kprobe_hit_marker = {
+	.addr = (kprobe_opcode_t *)kprobe_hit_pre_all,
+};
+
 /**
  * kprobe_busy_begin() - make probes hitting on this CPU count as missed
  *
@@ -111,12 +119,12 @@ static struct kprobe_site *kprobe_site_create(struct kprobe *p,
 		return ERR_PTR(-ENOMEM);
 	}
 	if (t->on_func_entry)
-		site->kp.flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
+		site->hit.flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
 	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && t->ftrace) {
-		site->kp.flags |= KPROBE_FLAG_FTRACE;
-		ret = arch_prepare_kprobe_ftrace(&site->kp);
+		site->hit.flags |= KPROBE_FLAG_FTRACE;
+		ret = arch_prepare_kprobe_ftrace(&site->hit);
 	} else {
-		ret = arch_kprobe_prepare(&site->kp, &why);
+		ret = arch_kprobe_prepare(&site->hit, &why);
 	}
 	if (ret) {
 		/* Not prepared, never visible: nothing else to undo. */
@@ -132,7 +140,7 @@ static struct kprobe_site *kprobe_site_create(struct kprobe *p,
 		return ERR_PTR(ret);
 	}
 	kprobe_site_set_state(site, KPROBE_SITE_DISARMED);
-	hlist_add_head_rcu(&site->kp.hlist, &kprobe_all_sites);
+	list_add_tail(&site->node, &kprobe_all_sites);
 	return site;
 }
 
@@ -141,8 +149,8 @@ static void kprobe_reap_locked(struct list_head *reap)
 	struct kprobe_site *site, *tmp;
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry_safe(site, tmp, reap, kp.list) {
-		list_del(&site->kp.list);
+	list_for_each_entry_safe(site, tmp, reap, node) {
+		list_del(&site->node);
 		kprobe_site_free(site);
 	}
 }
@@ -202,7 +210,7 @@ int __register_kprobe_locked(struct kprobe *p)
 	 * kprobe_ftrace().  kprobe_detach_done() clears both again.
 	 */
 	p->addr = t.addr;
-	p->flags |= site->kp.flags &
+	p->flags |= site->hit.flags &
 		    (KPROBE_FLAG_ON_FUNC_ENTRY | KPROBE_FLAG_FTRACE);
 	list_add_tail_rcu(&p->list, &site->members);
 	kprobe_site_recount(site);
@@ -323,9 +331,8 @@ int kprobe_detach_locked(struct kprobe *p, struct list_head *reap)
 		kprobe_site_disarm(site);
 	if (site->state == KPROBE_SITE_DISARMED)
 		kprobe_site_retire(site);
-	hlist_del_rcu(&site->kp.hlist);
 	kprobe_site_set_state(site, KPROBE_SITE_DEAD);
-	list_add_tail(&site->kp.list, reap);
+	list_move_tail(&site->node, reap);
 	return 0;
 }
 
@@ -498,7 +505,7 @@ void kprobe_free_init_mem(void)
 	mutex_lock(&kprobe_mutex);
 	for_each_kprobe_site(site) {
 		if (kprobe_site_live(site) &&
-		    is_kernel_inittext((unsigned long)site->kp.addr))
+		    is_kernel_inittext((unsigned long)site->hit.addr))
 			kprobe_site_kill(site);
 	}
 	mutex_unlock(&kprobe_mutex);

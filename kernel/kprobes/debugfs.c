@@ -41,8 +41,8 @@ static void *kprobe_list_next(struct seq_file *m, void *v, loff_t *pos)
 	struct kprobe_site *site = v;
 
 	++*pos;
-	return hlist_entry_safe(site->kp.hlist.next, struct kprobe_site,
-				kp.hlist);
+	return list_is_last(&site->node, &kprobe_all_sites) ? NULL :
+	       list_next_entry(site, node);
 }
 
 static void kprobe_list_stop(struct seq_file *m, void *v)
@@ -53,7 +53,7 @@ static void kprobe_list_stop(struct seq_file *m, void *v)
 static void kprobe_list_member(struct seq_file *m, struct kprobe_site *site,
 			       struct kprobe *p)
 {
-	unsigned long addr = (unsigned long)site->kp.addr;
+	unsigned long addr = (unsigned long)site->hit.addr;
 	bool show = kallsyms_show_value(m->file->f_cred);
 	unsigned long size, offset;
 	char name[KSYM_NAME_LEN];
@@ -75,16 +75,16 @@ static void kprobe_list_member(struct seq_file *m, struct kprobe_site *site,
 	if (mod)
 		seq_printf(m, " [%s]", mod);
 
-	if (gone || kprobe_disabled(p) || kprobe_optimized(&site->kp) ||
-	    kprobe_ftrace(&site->kp))
+	if (gone || kprobe_disabled(p) || kprobe_optimized(&site->hit) ||
+	    kprobe_ftrace(&site->hit))
 		seq_puts(m, "  ");
 	if (gone)
 		seq_puts(m, "[GONE]");
 	if (p->flags & KPROBE_FLAG_DISABLED)
 		seq_puts(m, "[DISABLED]");
-	if (kprobe_optimized(&site->kp))
+	if (kprobe_optimized(&site->hit))
 		seq_puts(m, "[OPTIMIZED]");
-	if (kprobe_ftrace(&site->kp))
+	if (kprobe_ftrace(&site->hit))
 		seq_puts(m, "[FTRACE]");
 	if (kprobe_is_kretprobe(p))
 		kretprobe_show_extra(m, p);

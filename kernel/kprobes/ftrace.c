@@ -64,14 +64,14 @@ unsigned long __weak arch_kprobe_ftrace_trampoline(void)
 
 int kprobe_ftrace_arm(struct kprobe_site *site)
 {
-	unsigned long ip = (unsigned long)site->kp.addr;
+	unsigned long ip = (unsigned long)site->hit.addr;
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
 	ret = ftrace_set_filter_ip(&kprobe_ftrace_ops, ip, 0, 0);
 	if (ret) {
 		pr_warn("cannot add %pS to the ftrace filter (%d)\n",
-			site->kp.addr, ret);
+			site->hit.addr, ret);
 		return ret;
 	}
 	if (!kprobe_ftrace_users) {
@@ -92,7 +92,7 @@ int kprobe_ftrace_arm(struct kprobe_site *site)
 
 void kprobe_ftrace_disarm(struct kprobe_site *site)
 {
-	unsigned long ip = (unsigned long)site->kp.addr;
+	unsigned long ip = (unsigned long)site->hit.addr;
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
@@ -108,5 +108,5 @@ void kprobe_ftrace_disarm(struct kprobe_site *site)
 	ret = ftrace_set_filter_ip(&kprobe_ftrace_ops, ip, 1, 0);
 	WARN(ret && !READ_ONCE(kprobe_ftrace_killed),
 	     "kprobes: cannot remove %pS from the ftrace filter (%d)\n",
-	     site->kp.addr, ret);
+	     site->hit.addr, ret);
 }

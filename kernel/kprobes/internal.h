@@ -27,12 +27,14 @@
  *
  * Sites and members
  * -----------------
- * Every probed address has exactly one struct kprobe_site.  The site embeds
- * the struct kprobe that the table, the architecture and current_kprobe see
- * (its pre/post handlers are the dispatchers in table.c).  Users' kprobes
- * are *members* of the site, linked through kprobe::list.  A registered
- * user kprobe therefore always has a non-empty kprobe::list (tracing code
- * relies on it) and its site's kp.hlist is on the all-sites list.  The
+ * Every probed address has exactly one struct kprobe_site.  The site starts
+ * with the struct kprobe_hit_site that the table, the architecture and the
+ * hit path see; it is not a struct kprobe, so a site costs what it holds
+ * (about 120 bytes on 64-bit), not a second struct kprobe.  Users' kprobes
+ * are *members* of the site, linked through kprobe::list, and the one whose
+ * handler runs is current_kprobe (kprobe_hit_pre()).  A registered user
+ * kprobe therefore always has a non-empty kprobe::list (tracing code
+ * relies on it) and its site is on the all-sites list.  The
  * converse does not hold: whether a kprobe is registered is asked of the
  * site at its address (kprobe_site_of_member()), because the core fields
  * of one that never was may hold anything.  Registration initialises
@@ -239,23 +241,24 @@ enum kprobe_site_state {
 
 /**
  * struct kprobe_site - everything probing one address
- * @hit: the hit path's view of @kp, @solo and @resume (struct
- *	kprobe_hit_site in <linux/kprobes_arch.h>), which it overlays
- * @kp: what the table and the arch code see: addr, opcode, ainsn, flags
- *	(GONE/OPTIMIZED/FTRACE/ON_FUNC_ENTRY); pre_handler is the member
- *	dispatcher, post_handler is set only while @nr_post > 0
+ * @hit: what the table, the architecture and the hit path see (struct
+ *	kprobe_hit_site in <linux/kprobes_arch.h>): addr, solo, resume,
+ *	ainsn, flags (GONE/OPTIMIZED/FTRACE/ON_FUNC_ENTRY), opcode and post
+ *	(true only while @nr_post > 0)
  * @members: user kprobes (kprobe::list); RCU for readers, kprobe_mutex
  *	for writers
+ * @node: on kprobe_all_sites while the site is not DEAD, then on the
+ *	caller's reap list; kprobe_mutex
  * @state: enum kprobe_site_state; kprobe_mutex
  * @nr_enabled: members not disabled; kprobe_mutex
  * @nr_post: enabled members with a post_handler; kprobe_mutex
- * @solo: the only enabled member if it has a pre handler, else NULL;
- *	written under kprobe_mutex, read by the dispatchers
- * @resume: the detour's copy of the region while it is published
- *	(optimizer.c), else 0; written under kprobe_mutex, read by the
- *	hit path (kprobe_hit_resume())
  * @opt: jump optimization (optimizer.c), NULL until the site was first a
  *	candidate; set under kprobe_mutex, read by the trap path
+ *
+ * hit.solo is the only enabled member if it has a pre handler, else NULL;
+ * hit.resume is the detour's copy of the region while it is published
+ * (optimizer.c), else 0.  Both are written under kprobe_mutex and read by
+ * the hit path.
  *
  * A dead site is freed by whoever unlinked it, after the grace period that
  * unregistration waits for anyway (kprobe_reap()); a site needs no
@@ -263,32 +266,18 @@ enum kprobe_site_state {
  * module goes (module.c), not remembered.
  */
 struct kprobe_site {
-	/* @hit is what the hit path reads; @kp, @solo, @resume name it. */
-	union {
-		struct kprobe_hit_site hit;
-		struct {
-			struct kprobe kp;
-			struct kprobe *solo;
-			unsigned long resume;
-		};
-	};
+	struct kprobe_hit_site hit;
 	struct list_head members;
+	struct list_head node;
 	enum kprobe_site_state state;
 	unsigned int nr_enabled;
 	unsigned int nr_post;
 	struct kprobe_opt *opt;
 };
 
-static_assert(offsetof(struct kprobe_site, kp) ==
-	      offsetof(struct kprobe_site, hit.kp));
-static_assert(offsetof(struct kprobe_site, solo) ==
-	      offsetof(struct kprobe_site, hit.solo));
-static_assert(offsetof(struct kprobe_site, resume) ==
-	      offsetof(struct kprobe_site, hit.resume));
-
-static inline struct kprobe_site *kprobe_to_site(struct kprobe *kp)
+static inline struct kprobe_site *kprobe_to_site(struct kprobe_hit_site *p)
 {
-	return container_of(kp, struct kprobe_site, kp);
+	return container_of(p, struct kprobe_site, hit);
 }
 
 static nokprobe_inline bool kprobe_member_off(struct kprobe *m)
@@ -296,11 +285,10 @@ static nokprobe_inline bool kprobe_member_off(struct kprobe *m)
 	return READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
 }
 
-/* Iterate over all live and gone sites; kprobe_mutex or RCU. */
-extern struct hlist_head kprobe_all_sites;
+/* Iterate over all live and gone sites; kprobe_mutex. */
+extern struct list_head kprobe_all_sites;
 #define for_each_kprobe_site(site)					\
-	hlist_for_each_entry_rcu(site, &kprobe_all_sites, kp.hlist,	\
-				 lockdep_is_held(&kprobe_mutex))
+	list_for_each_entry(site, &kprobe_all_sites, node)
 
 /* ---- the address table (table.c) ---- */
 
@@ -309,11 +297,11 @@ extern struct hlist_head kprobe_all_sites;
 /*
  * The table itself is struct kprobe_hit_table (<linux/kprobes_arch.h>):
  * the hit path searches it inline.  A removed entry is a tombstone:
- * searches continue past it, inserts may reuse it.  It is a kprobe whose
+ * searches continue past it, inserts may reuse it.  It is a site whose
  * address (NULL) is never probed, so that a search compares addresses
  * without testing for it first.
  */
-extern struct kprobe kprobe_tombstone;
+extern struct kprobe_hit_site kprobe_tombstone;
 #define KPROBE_TOMBSTONE	(&kprobe_tombstone)
 
 /* site.c */

@@ -114,6 +114,8 @@ struct kpkt_probe {
 	struct kprobe kp;
 	atomic_t pre_hits;
 	atomic_t post_hits;
+	/* Handler calls that found kprobe_running() != &kp. */
+	atomic_t not_running;
 	unsigned long arg0;
 	unsigned long redirect;
 	unsigned long set_arg0;

@@ -906,8 +906,15 @@ static void kpkt_aggregate_at(struct kunit *test, void *addr, bool at_entry)
 	KUNIT_EXPECT_EQ(test, disable_kprobe(&c->kp), 0);
 	kpkt_expect_hits(test, &ref, pp, (int[]){ 0, 0, 0 }, 3, "all disabled");
 
+	/* Each handler ran as its own kprobe (bpf_get_func_ip() reads it). */
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->not_running), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->not_running), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->not_running), 0);
+
 	KUNIT_EXPECT_EQ(test, enable_kprobe(&a->kp), 0);
 	kpkt_expect_hits(test, &ref, pp, (int[]){ 1, 0, 0 }, 3, "a enabled");
+	/* Alone at its site: called without the walk, still as itself. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->not_running), 0);
 	KUNIT_EXPECT_EQ(test, kpkt_post_hits(a), n);
 	KUNIT_EXPECT_EQ(test, enable_kprobe(&b->kp), 0);
 	KUNIT_EXPECT_EQ(test, enable_kprobe(&c->kp), 0);

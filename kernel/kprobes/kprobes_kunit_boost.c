@@ -199,13 +199,13 @@ static struct kpbt_target *kpbt_target_or_skip(struct kunit *test,
 /* Is the site at @addr boosted whenever it has no post handler? */
 static bool kpbt_boostable(void *addr)
 {
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 	bool ret;
 
 	if (!KPKT_BUILTIN)
 		return false;
 	rcu_read_lock();
-	p = get_kprobe(addr);
+	p = kprobe_hit_find((unsigned long)addr);
 	ret = p && arch_kprobe_boostable(p);
 	rcu_read_unlock();
 	return ret;

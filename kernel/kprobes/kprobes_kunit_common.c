@@ -232,6 +232,8 @@ int kpkt_pre(struct kprobe *p, struct pt_regs *regs)
 	struct kpkt_probe *pp = container_of(p, struct kpkt_probe, kp);
 
 	atomic_inc(&pp->pre_hits);
+	if (kprobe_running() != p)
+		atomic_inc(&pp->not_running);
 	pp->arg0 = regs_get_kernel_argument(regs, 0);
 	if (pp->fault_in_pre)
 		kpkt_handler_fault(pp);
@@ -251,6 +253,8 @@ void kpkt_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
 	struct kpkt_probe *pp = container_of(p, struct kpkt_probe, kp);
 
 	atomic_inc(&pp->post_hits);
+	if (kprobe_running() != p)
+		atomic_inc(&pp->not_running);
 	if (pp->fault_in_post)
 		kpkt_handler_fault(pp);
 	if (pp->nest_fn && pp->nest_in_post)

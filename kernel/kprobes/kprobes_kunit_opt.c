@@ -495,19 +495,19 @@ struct kpopt_ticker {
 
 /*
  * Is the site at @addr between publishing its detour and its jump?  Only
- * known when built in: get_kprobe() is not exported.
+ * known when built in: the address table is not exported.
  */
 static bool kpopt_site_waiting(unsigned long addr)
 {
-	struct kprobe *kp;
+	struct kprobe_hit_site *kp;
 	struct kprobe_opt *o;
 
 	if (!IS_BUILTIN(CONFIG_KPROBES_KUNIT_TEST))
 		return false;
-	kp = get_kprobe((void *)addr);
+	kp = kprobe_hit_find(addr);
 	o = kp ? READ_ONCE(kprobe_to_site(kp)->opt) : NULL;
 
-	return o && READ_ONCE(kprobe_to_site(kp)->resume) &&
+	return o && READ_ONCE(kp->resume) &&
 	       *(u8 *)addr == INT3_INSN_OPCODE;
 }
 

@@ -220,7 +220,7 @@ static void kprobe_module_kill(struct module *mod, bool init_only)
 	for_each_kprobe_site(site) {
 		if (!kprobe_site_live(site))
 			continue;
-		addr = (unsigned long)site->kp.addr;
+		addr = (unsigned long)site->hit.addr;
 		if (init_only ? within_module_init(addr, mod) :
 				within_module(addr, mod))
 			kprobe_site_kill(site);

@@ -129,8 +129,8 @@ static void kprobe_opt_mark(struct kprobe_site *site, bool optimized)
 	struct kprobe *m;
 	u32 set = optimized ? KPROBE_FLAG_OPTIMIZED : 0;
 
-	WRITE_ONCE(site->kp.flags,
-		   (site->kp.flags & ~KPROBE_FLAG_OPTIMIZED) | set);
+	WRITE_ONCE(site->hit.flags,
+		   (site->hit.flags & ~KPROBE_FLAG_OPTIMIZED) | set);
 	list_for_each_entry(m, &site->members, list)
 		WRITE_ONCE(m->flags, (m->flags & ~KPROBE_FLAG_OPTIMIZED) | set);
 }
@@ -139,7 +139,7 @@ static bool kprobe_opt_candidate(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	return kprobe_opt_on && site->state == KPROBE_SITE_ARMED &&
-	       !kprobe_ftrace(&site->kp) && site->nr_enabled && !site->nr_post;
+	       !kprobe_ftrace(&site->hit) && site->nr_enabled && !site->nr_post;
 }
 
 /*
@@ -148,7 +148,7 @@ static bool kprobe_opt_candidate(struct kprobe_site *site)
  */
 static bool kprobe_opt_region_busy(struct kprobe_opt *o)
 {
-	unsigned long addr = (unsigned long)o->site->kp.addr;
+	unsigned long addr = (unsigned long)o->site->hit.addr;
 	unsigned int i, len = o->insn.len ?: KPROBE_OPT_PATCH_MAX;
 
 	for (i = 1; i < len; i++)
@@ -171,7 +171,7 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 	case KPROBE_OPT_WAITING:
 		list_del_init(&o->list);
 		/* Hits that already read it finish in the detour, which stays. */
-		WRITE_ONCE(site->resume, 0);
+		WRITE_ONCE(site->hit.resume, 0);
 		kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
 		return;
 	case KPROBE_OPT_OPTIMIZED:
@@ -179,7 +179,7 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 		kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
 		if (site->state == KPROBE_SITE_GONE) {
 			/* The jump stays in the dying text, never hit again. */
-			WRITE_ONCE(site->resume, 0);
+			WRITE_ONCE(site->hit.resume, 0);
 			return;
 		}
 		/* The int3 must still be under the jump: see kprobe_opt_stop(). */
@@ -236,7 +236,7 @@ static void kprobe_opt_unpatch(struct list_head *jumps)
 	kprobe_opt_write(jumps, false);
 	list_for_each_entry_safe(o, tmp, jumps, list) {
 		list_del_init(&o->list);
-		WRITE_ONCE(o->site->resume, 0);
+		WRITE_ONCE(o->site->hit.resume, 0);
 	}
 }
 
@@ -290,7 +290,7 @@ static void kprobe_opt_retire(struct kprobe_site *site)
 	struct kprobe_opt *o = site->opt;
 	LIST_HEAD(jumps);
 
-	kprobe_opt_kick_neighbours((unsigned long)site->kp.addr);
+	kprobe_opt_kick_neighbours((unsigned long)site->hit.addr);
 	if (!o)
 		return;
 	/* Dead sites are out of the table and were disarmed or GONE. */
@@ -335,8 +335,8 @@ void kprobe_opt_update(struct kprobe_site *site)
 		if (!o)
 			return;
 		o->site = site;
-		o->insn.addr = (unsigned long)site->kp.addr;
-		o->insn.probe = &site->kp;
+		o->insn.addr = (unsigned long)site->hit.addr;
+		o->insn.probe = &site->hit;
 		INIT_LIST_HEAD(&o->list);
 		/* Pairs with READ_ONCE() of the site's opt. */
 		smp_store_release(&site->opt, o);
@@ -403,7 +403,7 @@ static void kprobe_opt_publish(void)
 		if (!o->insn.buf) {
 			why = NULL;
 			if (arch_optprobe_prepare(&o->insn, &why)) {
-				pr_debug("not optimizing %pS: %s\n", site->kp.addr,
+				pr_debug("not optimizing %pS: %s\n", site->hit.addr,
 					 why ?: "refused");
 				kprobe_opt_set_state(o, KPROBE_OPT_REFUSED);
 				continue;
@@ -414,7 +414,7 @@ static void kprobe_opt_publish(void)
 			continue;
 		}
 		/* The detour is written; pairs with kprobe_hit_resume(). */
-		smp_store_release(&site->resume, o->insn.copy);
+		smp_store_release(&site->hit.resume, o->insn.copy);
 		kprobe_opt_set_state(o, KPROBE_OPT_WAITING);
 		list_add_tail(&o->list, &kprobe_opt_waiting);
 	}

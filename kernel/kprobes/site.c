@@ -14,7 +14,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-HLIST_HEAD(kprobe_all_sites);
+LIST_HEAD(kprobe_all_sites);
 
 /*
  * Legal state changes, one bit per target state.  A site is NEW until it
@@ -41,69 +41,71 @@ void kprobe_site_set_state(struct kprobe_site *site,
 	lockdep_assert_held(&kprobe_mutex);
 	WARN_ONCE(!(kprobe_site_next[site->state] & BIT(state)),
 		  "kprobe site %pS: illegal state change %d -> %d\n",
-		  site->kp.addr, site->state, state);
+		  site->hit.addr, site->state, state);
 	site->state = state;
 	/* Armed sites may get a jump; the others lose theirs. */
 	kprobe_opt_update(site);
 }
 
-/* Run the pre handler of every enabled member; stop at the first veto. */
-static notrace int kprobe_site_pre(struct kprobe *kp, struct pt_regs *regs)
+/*
+ * Run the pre handler of every enabled member, each as current_kprobe;
+ * stop at the first veto.  current_kprobe stays the last member that ran
+ * (still non-NULL, which is all the rest of the hit needs): putting the
+ * marker back would cost every such hit a store.
+ */
+notrace int kprobe_hit_pre_all(struct kprobe_hit_site *p, struct pt_regs *regs)
 {
-	struct kprobe_site *site = kprobe_to_site(kp);
+	struct kprobe_site *site = kprobe_to_site(p);
+	struct kprobe *m;
+	int ret = 0;
+
+	list_for_each_entry_rcu(m, &site->members, list) {
+		if (kprobe_member_off(m) || !m->pre_handler)
+			continue;
+		__this_cpu_write(current_kprobe, m);
+		ret = m->pre_handler(m, regs);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+NOKPROBE_SYMBOL(kprobe_hit_pre_all);
+
+notrace void kprobe_hit_post_all(struct kprobe_hit_site *p,
+				 struct pt_regs *regs)
+{
+	struct kprobe_site *site = kprobe_to_site(p);
 	struct kprobe *m;
 
 	list_for_each_entry_rcu(m, &site->members, list) {
-		if (kprobe_member_off(m))
+		if (kprobe_member_off(m) || !m->post_handler)
 			continue;
-		if (m->pre_handler && m->pre_handler(m, regs))
-			return 1;
+		__this_cpu_write(current_kprobe, m);
+		m->post_handler(m, regs, 0);
 	}
-	return 0;
 }
 
-NOKPROBE_SYMBOL(kprobe_site_pre);
+NOKPROBE_SYMBOL(kprobe_hit_post_all);
 
-static notrace void kprobe_site_post(struct kprobe *kp, struct pt_regs *regs,
-				     unsigned long flags)
+/* Every member of the site missed the hit, so each member's count grows. */
+void kprobe_hit_missed(struct kprobe_hit_site *p)
 {
-	struct kprobe_site *site = kprobe_to_site(kp);
 	struct kprobe *m;
 
-	list_for_each_entry_rcu(m, &site->members, list) {
-		if (kprobe_member_off(m))
-			continue;
-		if (m->post_handler)
-			m->post_handler(m, regs, flags);
-	}
+	list_for_each_entry_rcu(m, &kprobe_to_site(p)->members, list)
+		m->nmissed++;
 }
 
-NOKPROBE_SYMBOL(kprobe_site_post);
-
-/* Is @p a site's kprobe (rather than a member, or the busy marker)? */
-static bool kprobe_is_site(struct kprobe *p)
-{
-	return p->pre_handler == kprobe_site_pre;
-}
-
-NOKPROBE_SYMBOL(kprobe_is_site);
+NOKPROBE_SYMBOL(kprobe_hit_missed);
 
 /**
  * kprobes_inc_nmissed_count() - count a hit whose handlers were skipped
- * @p: the probe that hit, as the architecture saw it (a site's kprobe)
- *
- * Every member of the site missed the hit, so each member's count grows.
+ * @p: the kprobe that missed it
  */
 void kprobes_inc_nmissed_count(struct kprobe *p)
 {
-	struct kprobe *m;
-
-	if (!kprobe_is_site(p)) {
-		p->nmissed++;
-		return;
-	}
-	list_for_each_entry_rcu(m, &kprobe_to_site(p)->members, list)
-		m->nmissed++;
+	p->nmissed++;
 }
 
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
@@ -137,12 +139,12 @@ void kprobe_site_recount(struct kprobe_site *site)
 	 * for the hit (unregistration waits for a grace period); one that
 	 * reads NULL walks the list.
 	 */
-	WRITE_ONCE(site->solo, solo);
+	WRITE_ONCE(site->hit.solo, solo);
 	/*
 	 * Read by the architecture on the first trap to decide whether to
 	 * come back for a post handler at all.
 	 */
-	WRITE_ONCE(site->kp.post_handler, post ? kprobe_site_post : NULL);
+	WRITE_ONCE(site->hit.post, post != 0);
 	/* A post handler, or no enabled member, rules out a jump. */
 	kprobe_opt_update(site);
 }
@@ -153,11 +155,9 @@ struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr)
 
 	if (!site)
 		return NULL;
-	site->kp.addr = addr;
-	site->kp.pre_handler = kprobe_site_pre;
-	INIT_HLIST_NODE(&site->kp.hlist);
-	/* A site's own kp.list links it on a reap list when it dies. */
-	INIT_LIST_HEAD(&site->kp.list);
+	site->hit.addr = addr;
+	/* On the all-sites list, then on a reap list when it dies. */
+	INIT_LIST_HEAD(&site->node);
 	INIT_LIST_HEAD(&site->members);
 	site->state = KPROBE_SITE_NEW;
 	return site;
@@ -167,26 +167,25 @@ struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr)
 void kprobe_site_free(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
-	arch_remove_kprobe(&site->kp);
+	arch_remove_kprobe(&site->hit);
 	kfree(site);
 }
 
 /**
- * get_kprobe() - the kprobe the architecture sees at @addr
+ * get_kprobe() - a kprobe registered at @addr
  * @addr: a probed address
  *
- * The lookup of every hit (int3, ftrace callback).  Those run with
- * preemption disabled, which makes them RCU readers; the table pointer is
- * read without a lockdep predicate, which under CONFIG_PROVE_LOCKING would
- * cost as much as the rest of the hit.
- *
- * Context: preemption disabled, or an RCU reader, or kprobe_mutex held.
- * Return: the site's kprobe (its handlers dispatch to every member), or
- * NULL when nothing probes @addr.
+ * Context: preemption disabled, or an RCU reader, or kprobe_mutex held;
+ * the kprobe may be unregistered once that ends.
+ * Return: the first of the kprobes at @addr, or NULL when nothing probes
+ * @addr.
  */
 struct kprobe *get_kprobe(void *addr)
 {
-	return kprobe_hit_find((unsigned long)addr);
+	struct kprobe_site *site = kprobe_site_find((unsigned long)addr);
+
+	return site ? list_first_or_null_rcu(&site->members, struct kprobe,
+					     list) : NULL;
 }
 
 NOKPROBE_SYMBOL(get_kprobe);
@@ -220,7 +219,7 @@ struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
 	if (!kprobe_gone(p))
 		return NULL;
 	for_each_kprobe_site(site) {
-		if (site->state == KPROBE_SITE_GONE && site->kp.addr == p->addr &&
+		if (site->state == KPROBE_SITE_GONE && site->hit.addr == p->addr &&
 		    kprobe_site_has_member(site, p))
 			return site;
 	}
@@ -251,9 +250,9 @@ int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len)
 	for (i = 0; i < len; i++) {
 		site = kprobe_site_find(addr + i);
 		if (site && site->state == KPROBE_SITE_ARMED &&
-		    !kprobe_ftrace(&site->kp))
-			memcpy(dst + i, &site->kp.opcode,
-			       min(sizeof(site->kp.opcode), len - i));
+		    !kprobe_ftrace(&site->hit))
+			memcpy(dst + i, &site->hit.opcode,
+			       min(sizeof(site->hit.opcode), len - i));
 	}
 	/* An optimized site's jump covers more than its first byte. */
 	kprobe_opt_original_text(dst, addr, len);

@@ -28,7 +28,7 @@
 #include <linux/uaccess.h>
 
 /* A removed entry (see internal.h): its address, NULL, never matches. */
-struct kprobe kprobe_tombstone;
+struct kprobe_hit_site kprobe_tombstone;
 
 /*
  * The table until kprobe_table_init() allocates the first real one: two
@@ -65,7 +65,7 @@ static struct kprobe_hit_table *kprobe_table_locked(void)
  */
 struct kprobe_site *kprobe_site_find(unsigned long addr)
 {
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	p = kprobe_hit_table_search(kprobe_table_deref(kprobe_hit_table), addr);
 	/* Only a search for NULL can end on a tombstone. */
@@ -81,11 +81,12 @@ static unsigned long kprobe_table_hash(const struct kprobe_hit_table *t,
 	return (u64)addr * GOLDEN_RATIO_64 >> t->shift;
 }
 
-/* Put the site kprobe @kp in the first free bucket of its chain. */
-static void kprobe_table_place(struct kprobe_hit_table *t, struct kprobe *kp)
+/* Put the site @kp in the first free bucket of its chain. */
+static void kprobe_table_place(struct kprobe_hit_table *t,
+			       struct kprobe_hit_site *kp)
 {
 	unsigned long i = kprobe_table_hash(t, (unsigned long)kp->addr);
-	struct kprobe *cur;
+	struct kprobe_hit_site *cur;
 
 	for (;;) {
 		cur = rcu_dereference_protected(t->bucket[i],
@@ -112,7 +113,7 @@ static int kprobe_table_rebuild(unsigned int live)
 {
 	struct kprobe_hit_table *old = kprobe_table_locked(), *t;
 	unsigned int order, i;
-	struct kprobe *kp;
+	struct kprobe_hit_site *kp;
 
 	order = max_t(unsigned int, order_base_2(3 * (live + 1)),
 		      KPROBE_TABLE_MIN_ORDER);
@@ -155,7 +156,7 @@ int kprobe_table_insert(struct kprobe_site *site)
 			return ret;
 		t = kprobe_table_locked();
 	}
-	kprobe_table_place(t, &site->kp);
+	kprobe_table_place(t, &site->hit);
 	return 0;
 }
 
@@ -169,8 +170,8 @@ void kprobe_table_remove(struct kprobe_site *site)
 	unsigned long i;
 
 	lockdep_assert_held(&kprobe_mutex);
-	for (i = kprobe_table_hash(t, (unsigned long)site->kp.addr);
-	     rcu_access_pointer(t->bucket[i]) != &site->kp;
+	for (i = kprobe_table_hash(t, (unsigned long)site->hit.addr);
+	     rcu_access_pointer(t->bucket[i]) != &site->hit;
 	     i = (i + 1) & t->mask) {
 		if (WARN_ON_ONCE(!rcu_access_pointer(t->bucket[i])))
 			return;

@@ -51,10 +51,11 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
  * taken meanwhile runs with MSR_SE clear (the hardware clears it), and a
  * probe it hits is a re-entry.
  */
-static nokprobe_inline void kprobe_start_step(struct kprobe *p,
+static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
 					      struct pt_regs *regs)
 {
 	preempt_disable();
+	__this_cpu_write(kprobe_ctlblk.site, p);
 	regs_set_return_msr(regs, regs->msr | MSR_SE);
 	regs_set_return_ip(regs, (unsigned long)p->ainsn.slot);
 }
@@ -70,7 +71,7 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs)
  * Run @p's instruction on @regs with the single-step library.  Return:
  * true if it ran (nip is past it, or where the branch went).
  */
-static nokprobe_inline bool kprobe_emulate(struct kprobe *p,
+static nokprobe_inline bool kprobe_emulate(struct kprobe_hit_site *p,
 					   struct pt_regs *regs)
 {
 	int ret = emulate_step(regs, kprobe_ppc_inst(&p->ainsn));
@@ -83,7 +84,7 @@ static nokprobe_inline bool kprobe_emulate(struct kprobe *p,
 }
 
 /* A hit on an idle CPU: the handlers run. */
-static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
+static void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
 		       struct kprobe_ctlblk *kcb)
 {
 	/* regs->nip is p->addr here: a trap does not advance it. */
@@ -105,10 +106,10 @@ NOKPROBE_SYMBOL(kprobe_hit);
  * a busy section, or from the fault path of a copy.  The handlers do not
  * run (the hit counts as missed), but the probed instruction must.
  */
-static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
+static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
 			   struct kprobe_ctlblk *kcb)
 {
-	kprobes_inc_nmissed_count(p);
+	kprobe_hit_missed(p);
 
 	/* Emulated, it completes right here: there is nothing to save. */
 	if (kprobe_emulate(p, regs) || !p->ainsn.slot)
@@ -135,7 +136,7 @@ int kprobe_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->nip;
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	if (user_mode(regs) || !(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
 		return 0;
@@ -170,15 +171,17 @@ NOKPROBE_SYMBOL(kprobe_handler);
 int kprobe_post_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	if (user_mode(regs))
 		return 0;
 
 	kcb = get_kprobe_ctlblk();
-	p = kprobe_running();
-	if (!p || (kcb->state != KPROBE_CPU_STEPPING &&
-		   kcb->state != KPROBE_CPU_REENTERED) || !p->ainsn.slot ||
+	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
+				  kcb->state != KPROBE_CPU_REENTERED))
+		return 0;
+	p = kcb->site;
+	if (!p->ainsn.slot ||
 	    regs->nip != (unsigned long)p->ainsn.slot + p->ainsn.len)
 		return 0;
 
@@ -208,16 +211,16 @@ NOKPROBE_SYMBOL(kprobe_post_handler);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	if (user_mode(regs) || preemptible())
 		return 0;
 
 	kcb = get_kprobe_ctlblk();
-	p = kprobe_running();
-	if (!p || (kcb->state != KPROBE_CPU_STEPPING &&
-		   kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
+				  kcb->state != KPROBE_CPU_REENTERED))
 		return 0;
+	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
 	if (regs->nip != (unsigned long)p->ainsn.slot)
 		return 0;
@@ -257,7 +260,7 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
  */
 
 /* Fill a new slot: the copy, then a trap (see KPROBE_SLOT_BYTES). */
-static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
+static int kprobe_write_slot(struct kprobe_hit_site *p, struct kprobe_decoded *d)
 {
 	u32 buf[KPROBE_SLOT_BYTES / sizeof(u32)];
 	kprobe_opcode_t *slot;
@@ -289,13 +292,13 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
 
 /**
  * arch_kprobe_prepare() - decode the probed instruction, set up its slot
- * @p: the site's kprobe; p->addr is an instruction boundary
+ * @p: the site; p->addr is an instruction boundary
  * @why: the reason for a refusal
  *
  * Context: locked (kprobes_arch.h), text_mutex not held.
  * Return: 0, or a negative errno with *@why set.
  */
-int arch_kprobe_prepare(struct kprobe *p, const char **why)
+int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	unsigned long size, offset;
@@ -333,13 +336,13 @@ int arch_kprobe_prepare(struct kprobe *p, const char **why)
 
 /**
  * arch_arm_kprobe() - put the trap over the probed instruction
- * @p: a prepared site's kprobe
+ * @p: a prepared site
  *
  * One aligned word is written, which other CPUs see either before or
  * after; patch_instruction() flushes it from the caches.
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_arm_kprobe(struct kprobe *p)
+void arch_arm_kprobe(struct kprobe_hit_site *p)
 {
 	WARN_ON_ONCE(patch_instruction(p->addr,
 				       ppc_inst(BREAKPOINT_INSTRUCTION)));
@@ -347,23 +350,23 @@ void arch_arm_kprobe(struct kprobe *p)
 
 /**
  * arch_disarm_kprobe() - put the original word back
- * @p: an armed site's kprobe
+ * @p: an armed site
  *
  * A CPU may still be between the trap and its handler; the handler then
  * finds the original instruction back and re-runs it (kprobe_handler()).
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_disarm_kprobe(struct kprobe *p)
+void arch_disarm_kprobe(struct kprobe_hit_site *p)
 {
 	WARN_ON_ONCE(patch_instruction(p->addr, ppc_inst(p->opcode)));
 }
 
 /**
  * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site's kprobe, after an RCU grace period: no CPU is in
+ * @p: a disarmed site, after an RCU grace period: no CPU is in
  *	its slot any more (a copy runs with preemption disabled)
  */
-void arch_remove_kprobe(struct kprobe *p)
+void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
 	if (p->ainsn.slot) {
 		kprobe_slot_free(p->ainsn.slot);

@@ -21,11 +21,11 @@
 
 /**
  * arch_prepare_kprobe_ftrace() - prepare a site armed through ftrace
- * @p: the site's kprobe, at an ftrace call
+ * @p: the site, at an ftrace call
  *
  * Return: 0; there is no copy to make.
  */
-int arch_prepare_kprobe_ftrace(struct kprobe *p)
+int arch_prepare_kprobe_ftrace(struct kprobe_hit_site *p)
 {
 	p->ainsn.kind = KPROBE_INSN_STEP;
 	p->ainsn.len = MCOUNT_INSN_SIZE;

@@ -129,7 +129,7 @@ void arch_kprobe_optslot_page_free(void *page)
  * ---------------------------------------------------------------------
  */
 
-static const char *kprobe_opt_check(struct kprobe *p)
+static const char *kprobe_opt_check(struct kprobe_hit_site *p)
 {
 	if (p->ainsn.kind != KPROBE_INSN_STEP)
 		return "the instruction reads its own address or the MSR";

@@ -55,10 +55,11 @@ static const kprobe_opcode_t kprobe_bp = BREAKPOINT_INSTRUCTION;
  * so the task can neither be preempted nor migrate while this hart's
  * state points at the slot.
  */
-static nokprobe_inline void kprobe_start_step(struct kprobe *p,
+static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
 					      struct pt_regs *regs,
 					      struct kprobe_ctlblk *kcb)
 {
+	kcb->site = p;
 	kcb->saved_irq = regs->status & SR_PIE;
 	regs->status &= ~SR_PIE;
 	regs->epc = (unsigned long)p->ainsn.slot;
@@ -72,7 +73,7 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 }
 
 /* A hit on an idle hart: the handlers run. */
-static void kprobe_hit(struct kprobe *p, struct pt_regs *regs,
+static void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
 		       struct kprobe_ctlblk *kcb)
 {
 	/* regs->epc is p->addr here: an ebreak does not advance it. */
@@ -95,10 +96,10 @@ NOKPROBE_SYMBOL(kprobe_hit);
  * from a busy section, or from the fault path of a copy.  The handlers do
  * not run (the hit counts as missed), but the probed instruction must.
  */
-static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
+static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
 			   struct kprobe_ctlblk *kcb)
 {
-	kprobes_inc_nmissed_count(p);
+	kprobe_hit_missed(p);
 
 	/* A simulation completes right here: there is nothing to save. */
 	if (p->ainsn.kind == KPROBE_INSN_SIMULATE) {
@@ -138,7 +139,7 @@ notrace bool kprobe_breakpoint_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->epc;
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	if (user_mode(regs))
 		return false;
@@ -175,15 +176,17 @@ NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
 notrace bool kprobe_single_step_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	if (user_mode(regs))
 		return false;
 
 	kcb = get_kprobe_ctlblk();
-	p = kprobe_running();
-	if (!p || (kcb->state != KPROBE_CPU_STEPPING &&
-		   kcb->state != KPROBE_CPU_REENTERED) || !p->ainsn.slot ||
+	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
+				  kcb->state != KPROBE_CPU_REENTERED))
+		return false;
+	p = kcb->site;
+	if (!p->ainsn.slot ||
 	    regs->epc != (unsigned long)p->ainsn.slot + p->ainsn.len)
 		return false;
 
@@ -213,16 +216,16 @@ NOKPROBE_SYMBOL(kprobe_single_step_handler);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 {
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	if (user_mode(regs) || preemptible())
 		return 0;
 
 	kcb = get_kprobe_ctlblk();
-	p = kprobe_running();
-	if (!p || (kcb->state != KPROBE_CPU_STEPPING &&
-		   kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
+				  kcb->state != KPROBE_CPU_REENTERED))
 		return 0;
+	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
 	if (regs->epc != (unsigned long)p->ainsn.slot)
 		return 0;
@@ -296,8 +299,8 @@ void *alloc_insn_page(void)
 }
 
 /* Fill a new slot: the copy, then breakpoints (see KPROBE_SLOT_BYTES). */
-static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d,
-			     const u8 *text)
+static int kprobe_write_slot(struct kprobe_hit_site *p,
+			     struct kprobe_decoded *d, const u8 *text)
 {
 	kprobe_opcode_t buf[KPROBE_SLOT_BYTES / sizeof(kprobe_opcode_t)];
 	kprobe_opcode_t *slot;
@@ -327,13 +330,13 @@ static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d,
 
 /**
  * arch_kprobe_prepare() - decode the probed instruction, set up its slot
- * @p: the site's kprobe; p->addr is an instruction boundary
+ * @p: the site; p->addr is an instruction boundary
  * @why: the reason for a refusal
  *
  * Context: locked (kprobes_arch.h), text_mutex not held.
  * Return: 0, or a negative errno with *@why set.
  */
-int arch_kprobe_prepare(struct kprobe *p, const char **why)
+int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	unsigned long size, offset;
@@ -371,27 +374,27 @@ int arch_kprobe_prepare(struct kprobe *p, const char **why)
 
 /**
  * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site's kprobe
+ * @p: a prepared site
  *
  * One aligned parcel is written, which other harts see either before or
  * after; patch_text_nosync() then has every hart fence.i.
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_arm_kprobe(struct kprobe *p)
+void arch_arm_kprobe(struct kprobe_hit_site *p)
 {
 	patch_text_nosync(p->addr, &kprobe_bp, sizeof(kprobe_bp));
 }
 
 /**
  * arch_disarm_kprobe() - put the original parcel back
- * @p: an armed site's kprobe
+ * @p: an armed site
  *
  * A hart may still be between the breakpoint and its handler; the
  * handler then finds the original instruction back and re-runs it
  * (kprobe_breakpoint_handler()).
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_disarm_kprobe(struct kprobe *p)
+void arch_disarm_kprobe(struct kprobe_hit_site *p)
 {
 	patch_text_nosync(p->addr, &p->opcode, sizeof(p->opcode));
 }
@@ -400,7 +403,8 @@ void arch_disarm_kprobe(struct kprobe *p)
  * Write one parcel per site, then have every hart fence.i once: a batch
  * costs one round of IPIs (or SBI remote fences) instead of one per probe.
  */
-static void kprobe_write_batch(struct kprobe **kps, unsigned int nr, bool arm)
+static void kprobe_write_batch(struct kprobe_hit_site **kps, unsigned int nr,
+			       bool arm)
 {
 	unsigned int i;
 
@@ -413,34 +417,34 @@ static void kprobe_write_batch(struct kprobe **kps, unsigned int nr, bool arm)
 
 /**
  * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: site kprobes, none armed through ftrace
+ * @kps: sites, none armed through ftrace
  * @nr: how many
  *
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 {
 	kprobe_write_batch(kps, nr, true);
 }
 
 /**
  * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed site kprobes, none armed through ftrace
+ * @kps: armed sites, none armed through ftrace
  * @nr: how many
  *
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 {
 	kprobe_write_batch(kps, nr, false);
 }
 
 /**
  * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site's kprobe, after an RCU grace period: no hart is in
+ * @p: a disarmed site, after an RCU grace period: no hart is in
  *	its slot any more (a copy runs with interrupts off)
  */
-void arch_remove_kprobe(struct kprobe *p)
+void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
 	if (p->ainsn.slot) {
 		kprobe_slot_free(p->ainsn.slot);

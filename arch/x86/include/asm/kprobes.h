@@ -159,11 +159,11 @@ struct arch_specific_insn {
  *   (an emulated or boostable instruction needs no push: it completes in
  *   the handler, or runs its boosted copy)
  *
- * A push saves (current_kprobe, state, saved_irq) on kprobe_ctlblk::saved;
- * the pop after the step (or a fault in it) restores them.  Re-entered
- * probes run no handlers, their hits count as missed.  Each push needs a
- * new exception context (handler -> NMI -> #MC -> #DB), which bounds the
- * depth by KPROBE_NEST_MAX.
+ * A push saves (current_kprobe, site, state, saved_irq) on
+ * kprobe_ctlblk::saved; the pop after the step (or a fault in it) restores
+ * them.  Re-entered probes run no handlers, their hits count as missed.
+ * Each push needs a new exception context (handler -> NMI -> #MC -> #DB),
+ * which bounds the depth by KPROBE_NEST_MAX.
  *
  * A boosted hit is over before the CPU leaves the int3 handler: it goes
  * IDLE and resumes in the boosted copy with the probed context's EFLAGS

@@ -71,7 +71,7 @@ static const kprobe_opcode_t kprobe_int3[MAX_INSN_SIZE] = {
  * whose end calls kprobe_post_trampoline, else the stepped copy, which
  * ends in an int3.
  */
-static nokprobe_inline unsigned long kprobe_step_copy(struct kprobe *p)
+static nokprobe_inline unsigned long kprobe_step_copy(struct kprobe_hit_site *p)
 {
 	unsigned long slot = (unsigned long)p->ainsn.slot;
 
@@ -80,10 +80,11 @@ static nokprobe_inline unsigned long kprobe_step_copy(struct kprobe *p)
 }
 
 /* Send the CPU to @p's step, with interrupts off until the step's end. */
-static nokprobe_inline void kprobe_start_step(struct kprobe *p,
+static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
 					      struct pt_regs *regs,
 					      struct kprobe_ctlblk *kcb)
 {
+	kcb->site = p;
 	kcb->saved_irq = regs->flags & X86_EFLAGS_IF;
 	regs->flags &= ~X86_EFLAGS_IF;
 	regs->ip = kprobe_step_copy(p);
@@ -95,7 +96,7 @@ static nokprobe_inline void kprobe_start_step(struct kprobe *p,
  * instruction of the slot runs, so the state goes IDLE here and EFLAGS.IF
  * stays that of the probed context (it was never cleared).
  */
-static nokprobe_inline void kprobe_boost(struct kprobe *p,
+static nokprobe_inline void kprobe_boost(struct kprobe_hit_site *p,
 					 struct pt_regs *regs)
 {
 	kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
@@ -103,7 +104,7 @@ static nokprobe_inline void kprobe_boost(struct kprobe *p,
 	regs->ip = (unsigned long)p->ainsn.slot;
 }
 
-static nokprobe_inline void kprobe_emulate(struct kprobe *p,
+static nokprobe_inline void kprobe_emulate(struct kprobe_hit_site *p,
 					   struct pt_regs *regs)
 {
 	p->ainsn.emulate->emulate(&p->ainsn, (unsigned long)p->addr, regs);
@@ -113,7 +114,7 @@ static nokprobe_inline void kprobe_emulate(struct kprobe *p,
  * Is the int3 at @addr the one after the copy that @p is stepping?  A
  * boostable instruction's copies end without one.
  */
-static nokprobe_inline bool kprobe_is_step_end(struct kprobe *p,
+static nokprobe_inline bool kprobe_is_step_end(struct kprobe_hit_site *p,
 					       struct kprobe_ctlblk *kcb,
 					       unsigned long addr)
 {
@@ -128,7 +129,7 @@ static nokprobe_inline bool kprobe_is_step_end(struct kprobe *p,
  * @p's instruction has run (stepped or emulated): run the post handler
  * and go back to what the CPU was doing before the hit.
  */
-static void kprobe_insn_done(struct kprobe *p, struct pt_regs *regs,
+static void kprobe_insn_done(struct kprobe_hit_site *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
 	if (kcb->state == KPROBE_CPU_REENTERED) {
@@ -143,7 +144,7 @@ static void kprobe_insn_done(struct kprobe *p, struct pt_regs *regs,
 NOKPROBE_SYMBOL(kprobe_insn_done);
 
 /* The trailing int3 of @p's slot: make it look as if the original ran. */
-static void kprobe_step_done(struct kprobe *p, struct pt_regs *regs,
+static void kprobe_step_done(struct kprobe_hit_site *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
 	kprobe_step_finish(&p->ainsn, (unsigned long)p->addr, kcb->saved_irq,
@@ -161,7 +162,7 @@ NOKPROBE_SYMBOL(kprobe_step_done);
  *	here what the trailing int3 of a stepped copy would show (regs->ip =
  *	the next instruction)
  *
- * The CPU came here from the int3 of current_kprobe, in state STEPPING
+ * The CPU came here from the int3 of its kprobe_ctlblk::site, in state STEPPING
  * with interrupts off all along (kprobe_start_step()), so this is the
  * same RCU reader, on the same CPU, as the pre handler was.  A boostable
  * instruction needs no C work after it (kprobe_step_finish() would do
@@ -172,8 +173,7 @@ NOKPROBE_SYMBOL(kprobe_step_done);
 __visible notrace void kprobe_post_trampoline_handler(struct pt_regs *regs)
 {
 	unsigned long irq = __this_cpu_read(kprobe_ctlblk.saved_irq);
-	struct kprobe *p = __this_cpu_read(current_kprobe);
-	kprobe_post_handler_t post;
+	struct kprobe_hit_site *p = __this_cpu_read(kprobe_ctlblk.site);
 
 	/* From the slot's return address to the probed function's. */
 	regs->ip = (unsigned long)p->addr + p->ainsn.len;
@@ -182,10 +182,9 @@ __visible notrace void kprobe_post_trampoline_handler(struct pt_regs *regs)
 		trace_hardirqs_off();
 	regs->flags |= irq;
 
-	post = READ_ONCE(p->post_handler);
-	if (post) {
+	if (READ_ONCE(p->post)) {
 		kprobe_move_state_here(KPROBE_CPU_STEPPING, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
+		kprobe_hit_post(p, regs);
 		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
 		kprobe_move_state_here(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
@@ -203,15 +202,16 @@ NOKPROBE_SYMBOL(kprobe_post_trampoline_handler);
  * through the per-CPU segment on the paths that end here (boost, detour,
  * changed ip), so that no pointer to it stays live across the handlers.
  */
-static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs)
 {
+	struct kprobe *solo = kprobe_hit_solo(p);
 	struct kprobe_ctlblk *kcb;
 	unsigned long resume;
 
-	kprobe_claim_idle_here(p);
+	kprobe_claim_idle_here(solo);
 
 	/* regs->ip is p->addr + 1 here, as after any int3. */
-	if (kprobe_hit_pre(p, regs)) {
+	if (kprobe_hit_pre(p, solo, regs)) {
 		/* The handler moved regs->ip: no instruction, no post. */
 		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
@@ -224,7 +224,7 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs)
 		return;
 	}
 	/* Without a post handler to come back for, the CPU need not trap again. */
-	if (!READ_ONCE(p->post_handler)) {
+	if (!READ_ONCE(p->post)) {
 		/* A published detour runs the instruction instead (opt.c). */
 		resume = kprobe_hit_resume_no_post(p);
 		if (resume) {
@@ -250,10 +250,10 @@ static nokprobe_inline void kprobe_hit(struct kprobe *p, struct pt_regs *regs)
  * The handlers do not run (the hit is counted as missed), but the probed
  * instruction must, so the interrupted state is pushed for the step.
  */
-static void kprobe_reenter(struct kprobe *p, struct pt_regs *regs,
+static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
 			   struct kprobe_ctlblk *kcb)
 {
-	kprobes_inc_nmissed_count(p);
+	kprobe_hit_missed(p);
 
 	/* Emulation completes right here: there is nothing to save. */
 	if (p->ainsn.kind == KPROBE_INSN_EMULATE) {
@@ -287,15 +287,19 @@ NOKPROBE_SYMBOL(kprobe_reenter);
 notrace int kprobe_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->ip - INT3_INSN_SIZE;
-	struct kprobe *running, *p;
+	struct kprobe_hit_site *p;
+	bool running;
 
 	if (user_mode(regs))
 		return 0;
 
 	running = kprobe_running();
-	if (running && kprobe_is_step_end(running, get_kprobe_ctlblk(), addr)) {
-		kprobe_step_done(running, regs, get_kprobe_ctlblk());
-		return 1;
+	if (running) {
+		p = __this_cpu_read(kprobe_ctlblk.site);
+		if (kprobe_is_step_end(p, get_kprobe_ctlblk(), addr)) {
+			kprobe_step_done(p, regs, get_kprobe_ctlblk());
+			return 1;
+		}
 	}
 
 	p = kprobe_hit_find(addr);
@@ -343,16 +347,16 @@ NOKPROBE_SYMBOL(kprobe_int3_handler);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe_ctlblk *kcb;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	if (user_mode(regs) || preemptible())
 		return 0;
 
 	kcb = get_kprobe_ctlblk();
-	p = kprobe_running();
-	if (!p || (kcb->state != KPROBE_CPU_STEPPING &&
-		   kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
+				  kcb->state != KPROBE_CPU_REENTERED))
 		return 0;
+	p = kcb->site;
 	/* Not the copy itself, e.g. an NMI that faulted meanwhile. */
 	if (regs->ip != kprobe_step_copy(p))
 		return 0;
@@ -463,7 +467,7 @@ static bool kprobe_fill_boosted(unsigned long addr,
  * copies cannot be made.  The slot is as large as the copies of this
  * instruction need.
  */
-static int kprobe_write_slot(struct kprobe *p, struct kprobe_decoded *d)
+static int kprobe_write_slot(struct kprobe_hit_site *p, struct kprobe_decoded *d)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	u8 buf[ALIGN(KPROBE_SLOT_BYTES, KPROBE_SLOT_UNIT)];
@@ -508,7 +512,7 @@ free:
  * A kernel booted on one CPU has its lock prefixes patched out, and back
  * in when a second CPU comes up: such a rewrite would clobber our int3.
  */
-static bool kprobe_smp_alt_reserved(struct kprobe *p, unsigned int len)
+static bool kprobe_smp_alt_reserved(struct kprobe_hit_site *p, unsigned int len)
 {
 	bool reserved;
 
@@ -520,13 +524,13 @@ static bool kprobe_smp_alt_reserved(struct kprobe *p, unsigned int len)
 
 /**
  * arch_kprobe_prepare() - decode the probed instruction, set up its slot
- * @p: the site's kprobe; p->addr is an instruction boundary
+ * @p: the site; p->addr is an instruction boundary
  * @why: the reason for a refusal
  *
  * Context: locked (kprobes_arch.h), text_mutex not held (the slot write takes it).
  * Return: 0, or a negative errno with *@why set.
  */
-int arch_kprobe_prepare(struct kprobe *p, const char **why)
+int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	unsigned long size, offset;
@@ -570,7 +574,7 @@ int arch_kprobe_prepare(struct kprobe *p, const char **why)
 }
 
 /* Write one byte at the probe address and make every CPU see it. */
-static void kprobe_poke(struct kprobe *p, const kprobe_opcode_t *old,
+static void kprobe_poke(struct kprobe_hit_site *p, const kprobe_opcode_t *old,
 			const kprobe_opcode_t *new)
 {
 	text_poke(p->addr, new, 1);
@@ -580,34 +584,34 @@ static void kprobe_poke(struct kprobe *p, const kprobe_opcode_t *old,
 
 /**
  * arch_arm_kprobe() - put the int3 over the probed instruction
- * @p: a prepared site's kprobe
+ * @p: a prepared site
  *
  * A single byte is written, which other CPUs see either before or after;
  * text_poke_sync() makes sure none still runs the old instruction stream.
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_arm_kprobe(struct kprobe *p)
+void arch_arm_kprobe(struct kprobe_hit_site *p)
 {
 	kprobe_poke(p, &p->opcode, kprobe_int3);
 }
 
 /**
  * arch_disarm_kprobe() - restore the original first byte
- * @p: an armed site's kprobe
+ * @p: an armed site
  *
  * A CPU may still be between the int3 and its handler; the handler then
  * finds the original byte back and re-runs it (kprobe_int3_handler()).
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_disarm_kprobe(struct kprobe *p)
+void arch_disarm_kprobe(struct kprobe_hit_site *p)
 {
 	kprobe_poke(p, kprobe_int3, &p->opcode);
 }
 
 static int kprobe_cmp_addr(const void *a, const void *b)
 {
-	const struct kprobe *pa = *(const struct kprobe * const *)a;
-	const struct kprobe *pb = *(const struct kprobe * const *)b;
+	const struct kprobe_hit_site *pa = *(const struct kprobe_hit_site * const *)a;
+	const struct kprobe_hit_site *pb = *(const struct kprobe_hit_site * const *)b;
 
 	if (pa->addr == pb->addr)
 		return 0;
@@ -616,7 +620,7 @@ static int kprobe_cmp_addr(const void *a, const void *b)
 
 /**
  * arch_arm_kprobes_batch() - put the int3s of several probes in at once
- * @kps: site kprobes, none armed through ftrace; sorted here
+ * @kps: sites, none armed through ftrace; sorted here
  * @nr: how many
  *
  * The int3s go through the text_poke_queue() batch, which writes up to a
@@ -626,7 +630,7 @@ static int kprobe_cmp_addr(const void *a, const void *b)
  * int3 handler leaves int3s that were queued as such to us.
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 {
 	unsigned int i;
 
@@ -640,7 +644,7 @@ void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
 
 /**
  * arch_disarm_kprobes_batch() - take the int3s of several probes out
- * @kps: armed site kprobes, none armed through ftrace
+ * @kps: armed sites, none armed through ftrace
  * @nr: how many
  *
  * Every first byte is put back, then the CPUs are synchronised once.  As
@@ -650,7 +654,7 @@ void arch_arm_kprobes_batch(struct kprobe **kps, unsigned int nr)
  * emulate meanwhile, which the probed ones are not.
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
-void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
+void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 {
 	unsigned int i;
 
@@ -665,7 +669,7 @@ void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
 
 /**
  * arch_kprobe_boostable() - does a hit on @p skip the trap after its copy?
- * @p: a prepared site's kprobe
+ * @p: a prepared site
  *
  * True when its slot has a boosted copy; a hit goes there whenever the
  * site has no post handler at that moment, and to the post copy, which
@@ -673,7 +677,7 @@ void arch_disarm_kprobes_batch(struct kprobe **kps, unsigned int nr)
  *
  * Return: true if @p is boosted when it has no post handler.
  */
-bool arch_kprobe_boostable(struct kprobe *p)
+bool arch_kprobe_boostable(struct kprobe_hit_site *p)
 {
 	return p->ainsn.kind == KPROBE_INSN_STEP && p->ainsn.slot &&
 	       p->ainsn.boostable;
@@ -681,12 +685,12 @@ bool arch_kprobe_boostable(struct kprobe *p)
 
 /**
  * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site's kprobe, after an RCU grace period.  No CPU is in
+ * @p: a disarmed site, after an RCU grace period.  No CPU is in
  *	the stepped or post copy any more (they run with interrupts off);
  *	one may still be in the boosted copy, which is why the slot allocator
  *	delays reuse (kprobe_slot_free()).
  */
-void arch_remove_kprobe(struct kprobe *p)
+void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
 	if (p->ainsn.slot) {
 		kprobe_slot_free(p->ainsn.slot);

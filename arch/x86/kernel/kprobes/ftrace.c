@@ -21,11 +21,11 @@
 
 /**
  * arch_prepare_kprobe_ftrace() - prepare a site armed through ftrace
- * @p: the site's kprobe, at a fentry call
+ * @p: the site, at a fentry call
  *
  * Return: 0; there is no copy to make.
  */
-int arch_prepare_kprobe_ftrace(struct kprobe *p)
+int arch_prepare_kprobe_ftrace(struct kprobe_hit_site *p)
 {
 	p->ainsn.kind = KPROBE_INSN_STEP;
 	p->ainsn.len = MCOUNT_INSN_SIZE;
@@ -67,7 +67,7 @@ unsigned long arch_kprobe_ftrace_trampoline(void)
 __visible unsigned long kprobe_ftrace_tramp_handler(struct pt_regs *regs)
 {
 	unsigned long resume;
-	struct kprobe *p;
+	struct kprobe_hit_site *p;
 
 	/* The trampoline backs ip up by MCOUNT_INSN_SIZE - 1. */
 	BUILD_BUG_ON(INT3_INSN_SIZE != 1);
@@ -77,7 +77,7 @@ __visible unsigned long kprobe_ftrace_tramp_handler(struct pt_regs *regs)
 		resume = regs->ip - INT3_INSN_SIZE + MCOUNT_INSN_SIZE;
 	} else {
 		if (unlikely(kprobe_running()))
-			kprobes_inc_nmissed_count(p);
+			kprobe_hit_missed(p);
 		else if (kprobe_ftrace_hit(p, regs))
 			goto redirected;
 		/* From @p: nothing else has to live across the calls. */

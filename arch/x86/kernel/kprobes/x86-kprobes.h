@@ -152,19 +152,17 @@ int kprobe_relocate_insn(struct kprobe_decoded *d, unsigned long from,
 			 unsigned long to);
 
 /*
- * Run @p's post handler, if it has one, in state POST.  The site's post
- * dispatcher comes and goes with its members (another CPU may clear it
- * right now), so it is read once.
+ * Run @p's post handlers, if it has any, in state POST.  Whether it has
+ * comes and goes with its members (another CPU may change it right now),
+ * so it is read once.
  */
-static nokprobe_inline void kprobe_run_post(struct kprobe *p,
+static nokprobe_inline void kprobe_run_post(struct kprobe_hit_site *p,
 					    struct pt_regs *regs,
 					    struct kprobe_ctlblk *kcb)
 {
-	kprobe_post_handler_t post = READ_ONCE(p->post_handler);
-
-	if (post) {
+	if (READ_ONCE(p->post)) {
 		kprobe_set_state(kcb, KPROBE_CPU_POST);
-		kprobe_hit_post(p, post, regs);
+		kprobe_hit_post(p, regs);
 	}
 }
 
@@ -214,7 +212,7 @@ __visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
  * the region, which jumps back after it.  For the int3 path, once the
  * pre handlers ran (or were skipped); false: step or emulate as usual.
  */
-static nokprobe_inline bool kprobe_opt_bypass(struct kprobe *p,
+static nokprobe_inline bool kprobe_opt_bypass(struct kprobe_hit_site *p,
 					      struct pt_regs *regs)
 {
 	unsigned long resume = kprobe_hit_resume(p);

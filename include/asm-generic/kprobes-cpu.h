@@ -159,7 +159,7 @@ void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
  * Each push comes from a new exception context, so running out of entries
  * cannot happen short of a bug.  There is no way to run the probed
  * instruction without its state, so stop here with the culprit on the
- * console.  Inline so that objtool sees the panic() of a noreturn path.
+ * console.  A macro, so that objtool sees the panic() of a noreturn path.
  */
 #define kprobe_nest_overflow(p)						\
 	panic("kprobes: probes nested more than %d deep on CPU %d, at %pS\n", \

@@ -445,7 +445,8 @@ kprobe_hit_table_search(struct kprobe_hit_table *t, unsigned long addr)
  * Return: the site at @addr, or NULL.  A site armed through ftrace has
  * KPROBE_FLAG_FTRACE and no breakpoint of ours.
  */
-static __always_inline struct kprobe_hit_site *kprobe_hit_find(unsigned long addr)
+static __always_inline struct kprobe_hit_site *
+kprobe_hit_find(unsigned long addr)
 {
 	return kprobe_hit_table_search(rcu_dereference_raw(kprobe_hit_table),
 				       addr);
@@ -529,7 +530,8 @@ kprobe_hit_resume_no_post(struct kprobe_hit_site *p)
  * Context: hit.
  * Return: that address, or 0 to execute the instruction as usual.
  */
-static __always_inline unsigned long kprobe_hit_resume(struct kprobe_hit_site *p)
+static __always_inline unsigned long
+kprobe_hit_resume(struct kprobe_hit_site *p)
 {
 	if (!IS_ENABLED(CONFIG_OPTPROBES) || READ_ONCE(p->post))
 		return 0;

@@ -69,7 +69,8 @@ void kprobe_ftrace_kill(void)
  * Architecture defaults: one write (and one synchronisation) per site.
  * Callers hold kprobe_mutex and text_mutex.
  */
-void __weak arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
+void __weak arch_arm_kprobes_batch(struct kprobe_hit_site **kps,
+				   unsigned int nr)
 {
 	unsigned int i;
 
@@ -77,7 +78,8 @@ void __weak arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr
 		arch_arm_kprobe(kps[i]);
 }
 
-void __weak arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
+void __weak arch_disarm_kprobes_batch(struct kprobe_hit_site **kps,
+				      unsigned int nr)
 {
 	unsigned int i;
 

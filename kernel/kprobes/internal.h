@@ -244,14 +244,13 @@ enum kprobe_site_state {
  * @hit: what the table, the architecture and the hit path see (struct
  *	kprobe_hit_site in <linux/kprobes_arch.h>): addr, solo, resume,
  *	ainsn, flags (GONE/OPTIMIZED/FTRACE/ON_FUNC_ENTRY), opcode and post
- *	(true only while @nr_post > 0)
+ *	(an enabled member has a post handler)
  * @members: user kprobes (kprobe::list); RCU for readers, kprobe_mutex
  *	for writers
  * @node: on kprobe_all_sites while the site is not DEAD, then on the
  *	caller's reap list; kprobe_mutex
  * @state: enum kprobe_site_state; kprobe_mutex
  * @nr_enabled: members not disabled; kprobe_mutex
- * @nr_post: enabled members with a post_handler; kprobe_mutex
  * @opt: jump optimization (optimizer.c), NULL until the site was first a
  *	candidate; set under kprobe_mutex, read by the trap path
  *
@@ -271,7 +270,6 @@ struct kprobe_site {
 	struct list_head node;
 	enum kprobe_site_state state;
 	unsigned int nr_enabled;
-	unsigned int nr_post;
 	struct kprobe_opt *opt;
 };
 

@@ -139,7 +139,7 @@ static bool kprobe_opt_candidate(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	return kprobe_opt_on && site->state == KPROBE_SITE_ARMED &&
-	       !kprobe_ftrace(&site->hit) && site->nr_enabled && !site->nr_post;
+	       !kprobe_ftrace(&site->hit) && site->nr_enabled && !site->hit.post;
 }
 
 /*

@@ -130,7 +130,6 @@ void kprobe_site_recount(struct kprobe_site *site)
 			post++;
 	}
 	site->nr_enabled = enabled;
-	site->nr_post = post;
 	/* The inline dispatch (internal.h) calls its pre handler unchecked. */
 	if (enabled != 1 || !solo->pre_handler)
 		solo = NULL;

@@ -260,7 +260,8 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
  */
 
 /* Fill a new slot: the copy, then a trap (see KPROBE_SLOT_BYTES). */
-static int kprobe_write_slot(struct kprobe_hit_site *p, struct kprobe_decoded *d)
+static int kprobe_write_slot(struct kprobe_hit_site *p,
+			     struct kprobe_decoded *d)
 {
 	u32 buf[KPROBE_SLOT_BYTES / sizeof(u32)];
 	kprobe_opcode_t *slot;

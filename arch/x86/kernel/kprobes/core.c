@@ -202,7 +202,8 @@ NOKPROBE_SYMBOL(kprobe_post_trampoline_handler);
  * through the per-CPU segment on the paths that end here (boost, detour,
  * changed ip), so that no pointer to it stays live across the handlers.
  */
-static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs)
+static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
+				       struct pt_regs *regs)
 {
 	struct kprobe *solo = kprobe_hit_solo(p);
 	struct kprobe_ctlblk *kcb;
@@ -467,7 +468,8 @@ static bool kprobe_fill_boosted(unsigned long addr,
  * copies cannot be made.  The slot is as large as the copies of this
  * instruction need.
  */
-static int kprobe_write_slot(struct kprobe_hit_site *p, struct kprobe_decoded *d)
+static int kprobe_write_slot(struct kprobe_hit_site *p,
+			     struct kprobe_decoded *d)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	u8 buf[ALIGN(KPROBE_SLOT_BYTES, KPROBE_SLOT_UNIT)];
@@ -610,8 +612,10 @@ void arch_disarm_kprobe(struct kprobe_hit_site *p)
 
 static int kprobe_cmp_addr(const void *a, const void *b)
 {
-	const struct kprobe_hit_site *pa = *(const struct kprobe_hit_site * const *)a;
-	const struct kprobe_hit_site *pb = *(const struct kprobe_hit_site * const *)b;
+	const struct kprobe_hit_site *pa, *pb;
+
+	pa = *(const struct kprobe_hit_site * const *)a;
+	pb = *(const struct kprobe_hit_site * const *)b;
 
 	if (pa->addr == pb->addr)
 		return 0;

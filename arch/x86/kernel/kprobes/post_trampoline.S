@@ -11,7 +11,8 @@
  * that return address as ip, and calls kprobe_post_trampoline_handler(),
  * which makes them what the trailing int3 of a stepped copy would show
  * (ip = next: the address of the instruction after the probed one, from
- * the site in kprobe_ctlblk), runs the post handler and restores IF in pt_regs.  The
+ * the site in kprobe_ctlblk), runs the post handler and restores IF in
+ * pt_regs.  The
  * trampoline restores every register and the flags, and returns to
  * pt_regs::ip through the word that held the return address.  Nothing is
  * left on the stack.

@@ -95,8 +95,9 @@ static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
 	if (bit < 0)
 		return;
 
+	/* Every site in the table is live: GONE ones left it first. */
 	p = kprobe_hit_find(ip);
-	if (p && !kprobe_disabled(p)) {
+	if (p) {
 		unsigned long resume = instruction_pointer(regs);
 
 		if (kprobe_running()) {

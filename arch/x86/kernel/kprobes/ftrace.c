@@ -59,7 +59,8 @@ unsigned long arch_kprobe_ftrace_trampoline(void)
  * calling the probed function, an NMI) only counts as missed, as at a
  * breakpoint.  Preemption is disabled before the site is looked up: that
  * keeps the per-CPU state ours and makes this an RCU reader.  A site
- * already gone (a task preempted before that point) is not run.
+ * already gone (a task preempted before that point) is out of the table,
+ * so not run.
  *
  * Return: where the trampoline returns to: past the call, or where a pre
  * handler redirected execution (fail_function's override).
@@ -72,8 +73,9 @@ __visible unsigned long kprobe_ftrace_tramp_handler(struct pt_regs *regs)
 	/* The trampoline backs ip up by MCOUNT_INSN_SIZE - 1. */
 	BUILD_BUG_ON(INT3_INSN_SIZE != 1);
 	preempt_disable_notrace();
+	/* Every site in the table is live: GONE ones left it first. */
 	p = kprobe_hit_find(regs->ip - INT3_INSN_SIZE);
-	if (!p || kprobe_disabled(p)) {
+	if (!p) {
 		resume = regs->ip - INT3_INSN_SIZE + MCOUNT_INSN_SIZE;
 	} else {
 		if (unlikely(kprobe_running()))

@@ -356,6 +356,9 @@ bool kprobe_sym_size_offset(unsigned long addr, unsigned long *size,
  * @opcode: what the breakpoint replaced (arch, arch_kprobe_prepare())
  * @post: an enabled member has a post handler, so a hit must come back
  *	after the instruction (core; read it once per hit)
+ * @state: where the site is in its life (enum kprobe_site_state of
+ *	kernel/kprobes/internal.h; core, under the registration lock).  Not
+ *	read by the hit path; it is here because it fits the padding.
  *
  * Not a struct kprobe: the site is the core's, and the users' kprobes are
  * its members.  A handler runs with current_kprobe set to its own kprobe
@@ -372,30 +375,35 @@ struct kprobe_hit_site {
 	u32 flags;
 	kprobe_opcode_t opcode;
 	bool post;
+	u8 state;
 };
 
 /**
  * struct kprobe_hit_table - the address table: sites by address
- * @order: log2 of the number of buckets
  * @shift: 64 - @order (the hash is the top @order bits of addr * phi)
+ * @order: log2 of the number of buckets
  * @mask: number of buckets - 1
+ * @bucket: the buckets, an allocation of their own: NULL (empty, ends a
+ *	search), a site, or a removed entry, a site whose addr is NULL (never
+ *	matches)
  * @live: sites in the table (core)
  * @used: buckets not empty (core)
  * @rcu: deferred free of a replaced table (core)
- * @bucket: NULL (empty, ends a search), a site, or a removed entry, a
- *	site whose addr is NULL (never matches)
  *
  * Open addressing with linear probing; there is always an empty bucket.
  * A new table is published with rcu_assign_pointer(kprobe_hit_table).
+ * The buckets are not a flexible array at the end: 2^order pointers and
+ * a header would need the next power of two of memory once the table is
+ * page-sized, twice what it holds.
  */
 struct kprobe_hit_table {
-	unsigned int order;
 	unsigned int shift;
+	unsigned int order;
 	unsigned long mask;
+	struct kprobe_hit_site __rcu **bucket;
 	unsigned int live;
 	unsigned int used;
 	struct rcu_head rcu;
-	struct kprobe_hit_site __rcu *bucket[];
 };
 
 extern struct kprobe_hit_table __rcu *kprobe_hit_table;

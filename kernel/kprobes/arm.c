@@ -23,6 +23,7 @@
 /* First: it defines pr_fmt. */
 #include "internal.h"
 
+#include <kunit/visibility.h>
 #include <linux/memory.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -107,9 +108,12 @@ static void kprobe_batch_write(struct kprobe_batch *b)
 		mutex_unlock(&text_mutex);
 		b->nr = 0;
 	}
+	if (!b->nr_retired)
+		return;
 	for (i = 0; i < b->nr_retired; i++)
 		kprobe_table_remove(b->retired[i]);
 	b->nr_retired = 0;
+	kprobe_table_trim();
 }
 
 /* Queue the write of @site's first byte; false: write it now instead. */
@@ -181,6 +185,7 @@ void kprobe_site_retire(struct kprobe_site *site)
 	if (b && b->nr)
 		kprobe_batch_write(b);
 	kprobe_table_remove(site);
+	kprobe_table_trim();
 }
 
 int kprobe_site_arm(struct kprobe_site *site)
@@ -220,12 +225,12 @@ void kprobe_site_disarm(struct kprobe_site *site)
 
 int kprobe_site_sync(struct kprobe_site *site)
 {
-	bool want = site->nr_enabled && READ_ONCE(kprobes_all_armed);
+	bool want = READ_ONCE(kprobes_all_armed) && kprobe_site_enabled(site);
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (site->state == KPROBE_SITE_DISARMED && want)
+	if (site->hit.state == KPROBE_SITE_DISARMED && want)
 		return kprobe_site_arm(site);
-	if (site->state == KPROBE_SITE_ARMED && !want)
+	if (site->hit.state == KPROBE_SITE_ARMED && !want)
 		kprobe_site_disarm(site);
 	return 0;
 }
@@ -268,7 +273,12 @@ int kprobes_disarm_all(void)
 	return kprobes_set_all_armed(false);
 }
 
-void kprobe_site_kill(struct kprobe_site *site)
+/*
+ * The site's text is being freed: take it out of the table (which keeps
+ * its size, see kprobe_kill_sites()), mark it and its members GONE and
+ * put it on the GONE list.
+ */
+static void kprobe_site_kill(struct kprobe_site *site)
 {
 	struct kprobe *m;
 
@@ -279,12 +289,45 @@ void kprobe_site_kill(struct kprobe_site *site)
 	 * later module loaded at the same address would be hooked; ftrace
 	 * still knows the call site while the module is GOING.
 	 */
-	if (site->state == KPROBE_SITE_ARMED && kprobe_ftrace(&site->hit))
+	if (site->hit.state == KPROBE_SITE_ARMED && kprobe_ftrace(&site->hit))
 		kprobe_site_disarm(site);
+	/* The caller's walk of the table trims it afterwards. */
 	kprobe_table_remove(site);
 	kprobe_site_set_state(site, KPROBE_SITE_GONE);
+	kprobe_site_gone_add(site);
 	WRITE_ONCE(site->hit.flags, site->hit.flags | KPROBE_FLAG_GONE);
 	list_for_each_entry(m, &site->members, list)
 		WRITE_ONCE(m->flags, m->flags | KPROBE_FLAG_GONE);
 	kprobe_site_recount(site);
 }
+
+/**
+ * kprobe_kill_sites() - the live sites on text that is going away go GONE
+ * @doomed: asked of each live site's address: is its text going?
+ * @data: passed to @doomed
+ *
+ * One walk of the table, which keeps its size until the walk is done
+ * (a smaller table in the middle of it would skip sites), then one trim.
+ *
+ * Context: process context, kprobe_mutex not held; sleeps.
+ * Return: how many sites went GONE.
+ */
+unsigned int kprobe_kill_sites(bool (*doomed)(unsigned long addr, void *data),
+			       void *data)
+{
+	struct kprobe_site *site;
+	unsigned int nr = 0;
+	unsigned long pos;
+
+	mutex_lock(&kprobe_mutex);
+	for_each_live_kprobe_site(site, pos) {
+		if (doomed((unsigned long)site->hit.addr, data)) {
+			kprobe_site_kill(site);
+			nr++;
+		}
+	}
+	kprobe_table_trim();
+	mutex_unlock(&kprobe_mutex);
+	return nr;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_kill_sites);

@@ -140,17 +140,16 @@ static struct kprobe_site *kprobe_site_create(struct kprobe *p,
 		return ERR_PTR(ret);
 	}
 	kprobe_site_set_state(site, KPROBE_SITE_DISARMED);
-	list_add_tail(&site->node, &kprobe_all_sites);
 	return site;
 }
 
-static void kprobe_reap_locked(struct list_head *reap)
+static void kprobe_reap_locked(struct kprobe_site *reap)
 {
-	struct kprobe_site *site, *tmp;
+	struct kprobe_site *site;
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry_safe(site, tmp, reap, node) {
-		list_del(&site->node);
+	while ((site = reap)) {
+		reap = site->next;
 		kprobe_site_free(site);
 	}
 }
@@ -159,8 +158,7 @@ int __register_kprobe_locked(struct kprobe *p)
 {
 	struct kprobe_target t = {};
 	kprobe_opcode_t *user_addr;
-	struct kprobe_site *site;
-	LIST_HEAD(reap);
+	struct kprobe_site *site, *reap = NULL;
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
@@ -221,7 +219,7 @@ int __register_kprobe_locked(struct kprobe *p)
 		/* Inside register_kprobes(): the site must be out of the table. */
 		kprobe_batch_flush();
 		synchronize_rcu();
-		kprobe_reap_locked(&reap);
+		kprobe_reap_locked(reap);
 		kprobe_detach_done(p);
 		p->addr = user_addr;
 		kprobe_refuse(p, "the probe site cannot be armed");
@@ -312,7 +310,7 @@ int register_kprobes(struct kprobe **kps, int num)
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
 
-int kprobe_detach_locked(struct kprobe *p, struct list_head *reap)
+int kprobe_detach_locked(struct kprobe *p, struct kprobe_site **reap)
 {
 	struct kprobe_site *site;
 
@@ -327,18 +325,21 @@ int kprobe_detach_locked(struct kprobe *p, struct list_head *reap)
 		kprobe_site_sync(site);
 		return 0;
 	}
-	if (site->state == KPROBE_SITE_ARMED)
+	if (site->hit.state == KPROBE_SITE_ARMED)
 		kprobe_site_disarm(site);
-	if (site->state == KPROBE_SITE_DISARMED)
+	if (site->hit.state == KPROBE_SITE_DISARMED)
 		kprobe_site_retire(site);
+	else if (site->hit.state == KPROBE_SITE_GONE)
+		kprobe_site_gone_del(site);
 	kprobe_site_set_state(site, KPROBE_SITE_DEAD);
-	list_move_tail(&site->node, reap);
+	site->next = *reap;
+	*reap = site;
 	return 0;
 }
 
-void kprobe_reap(struct list_head *reap)
+void kprobe_reap(struct kprobe_site *reap)
 {
-	if (list_empty(reap))
+	if (!reap)
 		return;
 	mutex_lock(&kprobe_mutex);
 	kprobe_reap_locked(reap);
@@ -356,8 +357,8 @@ void kprobe_detach_done(struct kprobe *p)
 
 void __unregister_kprobes_many(struct kprobe **kps, int num)
 {
+	struct kprobe_site *reap = NULL;
 	struct kprobe_batch *batch;
-	LIST_HEAD(reap);
 	int i;
 
 	if (num <= 0 || kprobe_null_arg(kps))
@@ -380,7 +381,7 @@ void __unregister_kprobes_many(struct kprobe **kps, int num)
 	kprobe_batch_end(batch);
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
-	kprobe_reap(&reap);
+	kprobe_reap(reap);
 	for (i = 0; i < num; i++) {
 		/* A stranger's list was never ours: not even read. */
 		if (!kps[i] || !kps[i]->addr)
@@ -498,17 +499,14 @@ EXPORT_SYMBOL_GPL(disable_kprobe);
  * Sites on it become GONE.  Later registrations there are refused since
  * core_kernel_text() stops accepting init text at the same moment.
  */
+static bool kprobe_in_init_text(unsigned long addr, void *unused)
+{
+	return is_kernel_inittext(addr);
+}
+
 void kprobe_free_init_mem(void)
 {
-	struct kprobe_site *site;
-
-	mutex_lock(&kprobe_mutex);
-	for_each_kprobe_site(site) {
-		if (kprobe_site_live(site) &&
-		    is_kernel_inittext((unsigned long)site->hit.addr))
-			kprobe_site_kill(site);
-	}
-	mutex_unlock(&kprobe_mutex);
+	kprobe_kill_sites(kprobe_in_init_text, NULL);
 }
 
 static struct notifier_block kprobe_die_nb = {

@@ -41,8 +41,7 @@ static void *kprobe_list_next(struct seq_file *m, void *v, loff_t *pos)
 	struct kprobe_site *site = v;
 
 	++*pos;
-	return list_is_last(&site->node, &kprobe_all_sites) ? NULL :
-	       list_next_entry(site, node);
+	return kprobe_site_next(site);
 }
 
 static void kprobe_list_stop(struct seq_file *m, void *v)
@@ -59,7 +58,7 @@ static void kprobe_list_member(struct seq_file *m, struct kprobe_site *site,
 	char name[KSYM_NAME_LEN];
 	const char *sym = NULL;
 	char *mod = NULL;
-	bool gone = site->state == KPROBE_SITE_GONE;
+	bool gone = site->hit.state == KPROBE_SITE_GONE;
 
 	seq_printf(m, "%0*lx  %c  ", KPROBE_ADDR_WIDTH, show ? addr : 0,
 		   kprobe_is_kretprobe(p) ? 'r' : 'k');

@@ -30,18 +30,18 @@
  * Every probed address has exactly one struct kprobe_site.  The site starts
  * with the struct kprobe_hit_site that the table, the architecture and the
  * hit path see; it is not a struct kprobe, so a site costs what it holds
- * (about 120 bytes on 64-bit), not a second struct kprobe.  Users' kprobes
+ * (96 bytes on 64-bit), not a second struct kprobe.  Users' kprobes
  * are *members* of the site, linked through kprobe::list, and the one whose
  * handler runs is current_kprobe (kprobe_hit_pre()).  A registered user
  * kprobe therefore always has a non-empty kprobe::list (tracing code
- * relies on it) and its site is on the all-sites list.  The
+ * relies on it) and its site is in the table or on the GONE list.  The
  * converse does not hold: whether a kprobe is registered is asked of the
  * site at its address (kprobe_site_of_member()), because the core fields
  * of one that never was may hold anything.  Registration initialises
  * them.
  *
- * Site states (kprobe_site::state, changed only by kprobe_site_set_state()
- * under kprobe_mutex):
+ * Site states (kprobe_site::hit.state, changed only by
+ * kprobe_site_set_state() under kprobe_mutex):
  *
  *      NEW ----insert----> DISARMED <----disarm/arm----> ARMED
  *                            |   \                          |
@@ -54,10 +54,14 @@
  *             (All members disabled, or kprobes globally disarmed.)
  *   ARMED     in the table; an int3 (or the ftrace hook) is in the text.
  *   GONE      the text was freed (module unload, init text freed).  Out of
- *             the table, never written again; kept on the all-sites list
- *             until its members are unregistered.
- *   DEAD      out of the table and the list; freed after an RCU grace
- *             period.
+ *             the table, never written again; on the GONE list until its
+ *             members are unregistered.
+ *   DEAD      out of the table and the GONE list, on its unregistering
+ *             caller's reap list; freed after an RCU grace period.
+ *
+ * There is no list of all sites: the live ones (DISARMED, ARMED) are the
+ * table's entries, and for_each_kprobe_site() walks the table, then the
+ * GONE list.  A site costs no list node for being findable twice.
  *
  * Lock order (outermost first)
  * ----------------------------
@@ -103,6 +107,7 @@
 #include <linux/rculist.h>
 
 struct dentry;
+struct kprobe_site;
 
 /*
  * Only an architecture with OPTPROBES sizes detour buffers
@@ -202,7 +207,7 @@ int __register_kprobe_locked(struct kprobe *p);
  * Unregistration runs in three steps so that a batch of probes costs a
  * single RCU grace period:
  *
- *	LIST_HEAD(reap);
+ *	struct kprobe_site *reap = NULL;
  *	mutex_lock(&kprobe_mutex);
  *	for each p: kprobe_detach_locked(p, &reap);	(-EINVAL: skip p)
  *	mutex_unlock(&kprobe_mutex);
@@ -212,7 +217,7 @@ int __register_kprobe_locked(struct kprobe *p);
  *
  * __unregister_kprobes_many() does exactly this for an array of kprobes.
  */
-int kprobe_detach_locked(struct kprobe *p, struct list_head *reap);
+int kprobe_detach_locked(struct kprobe *p, struct kprobe_site **reap);
 
 /*
  * Was @p detached by this unregistration call already (it is in the array
@@ -225,7 +230,7 @@ static inline bool kprobe_detached_here(struct kprobe *p)
 	return p->list.prev == LIST_POISON2;
 }
 
-void kprobe_reap(struct list_head *reap);
+void kprobe_reap(struct kprobe_site *reap);
 void kprobe_detach_done(struct kprobe *p);
 void __unregister_kprobes_many(struct kprobe **kps, int num);
 
@@ -247,12 +252,15 @@ enum kprobe_site_state {
  *	(an enabled member has a post handler)
  * @members: user kprobes (kprobe::list); RCU for readers, kprobe_mutex
  *	for writers
- * @node: on kprobe_all_sites while the site is not DEAD, then on the
- *	caller's reap list; kprobe_mutex
- * @state: enum kprobe_site_state; kprobe_mutex
- * @nr_enabled: members not disabled; kprobe_mutex
  * @opt: jump optimization (optimizer.c), NULL until the site was first a
  *	candidate; set under kprobe_mutex, read by the trap path
+ * @next: the next site on the GONE list while GONE, on the caller's reap
+ *	list once DEAD, else unused; kprobe_mutex.  Neither list is read by
+ *	the hit path, so one link serves both.
+ *
+ * hit.state is the site's enum kprobe_site_state (kprobe_mutex).  Whether
+ * a member is enabled is asked of the members (kprobe_site_enabled()),
+ * not counted: a site has one member or a few.
  *
  * hit.solo is the only enabled member if it has a pre handler, else NULL;
  * hit.resume is the detour's copy of the region while it is published
@@ -267,10 +275,8 @@ enum kprobe_site_state {
 struct kprobe_site {
 	struct kprobe_hit_site hit;
 	struct list_head members;
-	struct list_head node;
-	enum kprobe_site_state state;
-	unsigned int nr_enabled;
 	struct kprobe_opt *opt;
+	struct kprobe_site *next;
 };
 
 static inline struct kprobe_site *kprobe_to_site(struct kprobe_hit_site *p)
@@ -283,10 +289,22 @@ static nokprobe_inline bool kprobe_member_off(struct kprobe *m)
 	return READ_ONCE(m->flags) & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
 }
 
-/* Iterate over all live and gone sites; kprobe_mutex. */
-extern struct list_head kprobe_all_sites;
+/*
+ * Walk every live site, then every GONE one; kprobe_mutex held, and the
+ * body moves no site in or out of the table or the GONE list.
+ */
 #define for_each_kprobe_site(site)					\
-	list_for_each_entry(site, &kprobe_all_sites, node)
+	for (site = kprobe_site_next(NULL); site;			\
+	     site = kprobe_site_next(site))
+
+/*
+ * Walk the live sites only, by table bucket (@pos: unsigned long); the
+ * body may take the current site out (kprobe_site_kill()), but nothing
+ * may shrink or grow the table until the walk ends (kprobe_kill_sites()
+ * trims it afterwards).
+ */
+#define for_each_live_kprobe_site(site, pos)				\
+	for (pos = 0; (site = kprobe_table_next(&pos)); pos++)
 
 /* ---- the address table (table.c) ---- */
 
@@ -309,11 +327,18 @@ struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr);
 void kprobe_site_free(struct kprobe_site *site);	/* after RCU */
 struct kprobe_site *kprobe_site_find(unsigned long addr);	/* RCU */
 struct kprobe_site *kprobe_site_of_member(struct kprobe *p); /* mutex */
+struct kprobe_site *kprobe_site_next(struct kprobe_site *site); /* mutex */
+void kprobe_site_gone_add(struct kprobe_site *site);	/* mutex */
+void kprobe_site_gone_del(struct kprobe_site *site);	/* mutex */
+bool kprobe_site_enabled(const struct kprobe_site *site); /* mutex */
 void kprobe_site_recount(struct kprobe_site *site);
 
 /* table.c: kprobe_mutex held */
 int kprobe_table_insert(struct kprobe_site *site);
-void kprobe_table_remove(struct kprobe_site *site);
+void kprobe_table_remove(struct kprobe_site *site);	/* no shrinking */
+void kprobe_table_trim(void);		/* shrink if sparse */
+struct kprobe_site *kprobe_table_next(unsigned long *pos);
+unsigned long kprobe_table_pos(struct kprobe_site *site);
 int kprobe_table_init(void);
 
 /*
@@ -331,8 +356,8 @@ static inline bool kprobe_listed(const struct kprobe *p)
 /* Is @site in the table (its text exists and it has members)? */
 static inline bool kprobe_site_live(const struct kprobe_site *site)
 {
-	return site->state == KPROBE_SITE_DISARMED ||
-	       site->state == KPROBE_SITE_ARMED;
+	return site->hit.state == KPROBE_SITE_DISARMED ||
+	       site->hit.state == KPROBE_SITE_ARMED;
 }
 
 /* ---- arm.c ---- */
@@ -344,10 +369,12 @@ int kprobe_site_sync(struct kprobe_site *site);
 int kprobes_arm_all(void);
 int kprobes_disarm_all(void);
 /*
- * The site's text is being freed: take it out of the table, mark it and its
- * members GONE.  Its text is never written again.
+ * Text is being freed (a module, init text): every live site on it goes
+ * GONE, out of the table and onto the GONE list, with its members.  Its
+ * text is never written again.
  */
-void kprobe_site_kill(struct kprobe_site *site);
+unsigned int kprobe_kill_sites(bool (*doomed)(unsigned long addr, void *data),
+			       void *data);
 /* Set by kprobe_ftrace_kill(); no site is armed through ftrace after it. */
 extern bool kprobe_ftrace_killed;
 

@@ -1299,6 +1299,102 @@ static void kpkt_slot_sizes(struct kunit *test)
 		kprobe_slot_free(slot[i]);
 }
 
+/*
+ * Text that goes away (a module's, init text) takes every live site on it
+ * out of the table in one walk, kprobe_kill_sites().  With enough sites
+ * the table must shrink afterwards; shrinking in the middle of the walk
+ * would skip sites and leave them live on freed text.  The GONE sites are
+ * then found by unregistration (on the GONE list, not in the table).
+ * The probes are disabled, so no breakpoint is left in the text, which
+ * stays in use: only the sites' bookkeeping goes GONE.
+ */
+#define KPKT_GONE_MAX	64
+/* More sites than half of the smallest table: it grew for them. */
+#define KPKT_GONE_MIN	33
+
+struct kpkt_doomed {
+	unsigned long addr[KPKT_GONE_MAX];
+	unsigned int nr;
+};
+
+static bool kpkt_is_doomed(unsigned long addr, void *data)
+{
+	const struct kpkt_doomed *d = data;
+	unsigned int i;
+
+	for (i = 0; i < d->nr; i++)
+		if (d->addr[i] == addr)
+			return true;
+	return false;
+}
+
+static void kpkt_gone_many(struct kunit *test)
+{
+	static const struct {
+		kpkt_fn_t fn;
+		bool to_ret;
+	} targets[] = {
+		{ kpkt_arith, true }, { kpkt_rip, true }, { kpkt_caller, true },
+		{ kpkt_leaf, true }, { kpkt_inner, true },
+		{ kpkt_branch, false }, { kpkt_peek, false },
+	};
+	struct kpkt_probe **pp;
+	struct kpkt_doomed *d;
+	struct kpkt_text t;
+	unsigned int i, j;
+	void *addr;
+
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, KPKT_NO_HELPERS);
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	pp = kunit_kcalloc(test, KPKT_GONE_MAX, sizeof(*pp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_NOT_NULL(test, pp);
+	for (i = 0; i < ARRAY_SIZE(targets) && d->nr < KPKT_GONE_MAX; i++) {
+		if (kpkt_decode(targets[i].fn, targets[i].to_ret, &t))
+			continue;
+		for (j = 0; j < t.nr && d->nr < KPKT_GONE_MAX; j++) {
+			addr = (void *)(t.start + t.off[j]);
+			pp[d->nr] = kpkt_probe_new(test, addr, NULL, 0);
+			pp[d->nr]->kp.flags = KPROBE_FLAG_DISABLED;
+			if (kpkt_register(test, &pp[d->nr]->kp))
+				continue;
+			d->addr[d->nr++] = (unsigned long)addr;
+		}
+	}
+	if (d->nr < KPKT_GONE_MIN)
+		kunit_skip(test, "%u probeable instructions, %u needed", d->nr,
+			   KPKT_GONE_MIN);
+	kunit_info(test, "%u sites", d->nr);
+
+	KUNIT_EXPECT_EQ(test, kprobe_kill_sites(kpkt_is_doomed, d), d->nr);
+	for (i = 0; i < d->nr; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, kprobe_gone(&pp[i]->kp), "%pS",
+				      pp[i]->kp.addr);
+		rcu_read_lock();
+		KUNIT_EXPECT_NULL_MSG(test, get_kprobe(pp[i]->kp.addr), "%pS",
+				      pp[i]->kp.addr);
+		rcu_read_unlock();
+	}
+	/* Nothing live is left to kill. */
+	KUNIT_EXPECT_EQ(test, kprobe_kill_sites(kpkt_is_doomed, d), 0);
+
+	for (i = 0; i < d->nr; i++) {
+		kpkt_unregister(test, &pp[i]->kp);
+		/* A kprobe unregistration cannot find loses its address. */
+		KUNIT_EXPECT_PTR_EQ_MSG(test, (void *)pp[i]->kp.addr,
+					(void *)d->addr[i], "#%u", i);
+		KUNIT_EXPECT_TRUE(test, list_empty(&pp[i]->kp.list));
+		KUNIT_EXPECT_FALSE(test, kprobe_gone(&pp[i]->kp));
+	}
+
+	/* The addresses take new, live probes again. */
+	kpkt_probe_reset(pp[0]);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp[0]->kp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_gone(&pp[0]->kp));
+	kpkt_unregister(test, &pp[0]->kp);
+}
+
 static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_register_by_addr),
 	KUNIT_CASE(kpkt_register_by_symbol),
@@ -1336,6 +1432,7 @@ static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_optimizable),
 	KUNIT_CASE(kpkt_func_entry_query),
 	KUNIT_CASE(kpkt_slot_sizes),
+	KUNIT_CASE(kpkt_gone_many),
 	KUNIT_CASE_SLOW(kpkt_arm_disarm_stress),
 	{}
 };

@@ -691,7 +691,7 @@ void kretprobe_unregister_tail(struct kretprobe *rp)
  */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
-	LIST_HEAD(reap);
+	struct kprobe_site *reap = NULL;
 	int i;
 
 	if (num <= 0 || kprobe_null_arg(rps))
@@ -716,7 +716,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	 * trampoline handler that read a back-pointer before it was cleared.
 	 */
 	synchronize_rcu();
-	kprobe_reap(&reap);
+	kprobe_reap(reap);
 
 	for (i = 0; i < num; i++) {
 		/* Skipped above: its fields (pool included) were never ours. */

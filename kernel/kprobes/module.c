@@ -6,7 +6,7 @@
  * probed module can still be unloaded.  When it goes (MODULE_STATE_GOING),
  * or when its init text is freed (MODULE_STATE_LIVE), the sites on that
  * text become GONE: out of the table, never written again, kept on the
- * all-sites list until their members are unregistered.  The module's own
+ * GONE list until their members are unregistered.  The module's own
  * NOKPROBE_SYMBOL()s, .kprobes.text and noinstr text join the blacklist
  * while it is loaded.  Symbol lookups of module addresses go through a
  * per-module index (below).
@@ -210,22 +210,21 @@ static int kprobe_module_blacklist(struct module *mod)
 	return kprobe_blacklist_end();
 }
 
+static bool kprobe_in_module_init(unsigned long addr, void *mod)
+{
+	return within_module_init(addr, mod);
+}
+
+static bool kprobe_in_module(unsigned long addr, void *mod)
+{
+	return within_module(addr, mod);
+}
+
 /* Retire the live sites on @mod's init text (@init_only) or on all of it. */
 static void kprobe_module_kill(struct module *mod, bool init_only)
 {
-	struct kprobe_site *site;
-	unsigned long addr;
-
-	mutex_lock(&kprobe_mutex);
-	for_each_kprobe_site(site) {
-		if (!kprobe_site_live(site))
-			continue;
-		addr = (unsigned long)site->hit.addr;
-		if (init_only ? within_module_init(addr, mod) :
-				within_module(addr, mod))
-			kprobe_site_kill(site);
-	}
-	mutex_unlock(&kprobe_mutex);
+	kprobe_kill_sites(init_only ? kprobe_in_module_init : kprobe_in_module,
+			  mod);
 }
 
 static int kprobe_module_notify(struct notifier_block *nb,

@@ -138,8 +138,9 @@ static void kprobe_opt_mark(struct kprobe_site *site, bool optimized)
 static bool kprobe_opt_candidate(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
-	return kprobe_opt_on && site->state == KPROBE_SITE_ARMED &&
-	       !kprobe_ftrace(&site->hit) && site->nr_enabled && !site->hit.post;
+	return kprobe_opt_on && site->hit.state == KPROBE_SITE_ARMED &&
+	       !kprobe_ftrace(&site->hit) && !site->hit.post &&
+	       kprobe_site_enabled(site);
 }
 
 /*
@@ -177,13 +178,13 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 	case KPROBE_OPT_OPTIMIZED:
 		kprobe_opt_mark(site, false);
 		kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
-		if (site->state == KPROBE_SITE_GONE) {
+		if (site->hit.state == KPROBE_SITE_GONE) {
 			/* The jump stays in the dying text, never hit again. */
 			WRITE_ONCE(site->hit.resume, 0);
 			return;
 		}
 		/* The int3 must still be under the jump: see kprobe_opt_stop(). */
-		WARN_ON_ONCE(site->state != KPROBE_SITE_ARMED);
+		WARN_ON_ONCE(site->hit.state != KPROBE_SITE_ARMED);
 		/* @resume goes once the int3 is back, in kprobe_opt_unpatch(). */
 		list_add_tail(&o->list, jumps);
 		return;
@@ -323,7 +324,7 @@ void kprobe_opt_update(struct kprobe_site *site)
 	struct kprobe_opt *o = site->opt;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (site->state == KPROBE_SITE_DEAD) {
+	if (site->hit.state == KPROBE_SITE_DEAD) {
 		kprobe_opt_retire(site);
 		return;
 	}

@@ -14,14 +14,15 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-LIST_HEAD(kprobe_all_sites);
+/* GONE sites, linked through kprobe_site::next; kprobe_mutex. */
+static struct kprobe_site *kprobe_gone_sites;
 
 /*
  * Legal state changes, one bit per target state.  A site is NEW until it
  * is in the table, moves between DISARMED and ARMED while members come and
  * go, and ends DEAD, possibly after being GONE with its text.
  */
-static const u8 kprobe_site_next[] = {
+static const u8 kprobe_site_step[] = {
 	[KPROBE_SITE_NEW]	= BIT(KPROBE_SITE_DISARMED) | BIT(KPROBE_SITE_DEAD),
 	[KPROBE_SITE_DISARMED]	= BIT(KPROBE_SITE_ARMED) | BIT(KPROBE_SITE_GONE) |
 				  BIT(KPROBE_SITE_DEAD),
@@ -39,10 +40,10 @@ void kprobe_site_set_state(struct kprobe_site *site,
 			   enum kprobe_site_state state)
 {
 	lockdep_assert_held(&kprobe_mutex);
-	WARN_ONCE(!(kprobe_site_next[site->state] & BIT(state)),
+	WARN_ONCE(!(kprobe_site_step[site->hit.state] & BIT(state)),
 		  "kprobe site %pS: illegal state change %d -> %d\n",
-		  site->hit.addr, site->state, state);
-	site->state = state;
+		  site->hit.addr, site->hit.state, state);
+	site->hit.state = state;
 	/* Armed sites may get a jump; the others lose theirs. */
 	kprobe_opt_update(site);
 }
@@ -129,7 +130,6 @@ void kprobe_site_recount(struct kprobe_site *site)
 		if (m->post_handler)
 			post++;
 	}
-	site->nr_enabled = enabled;
 	/* The inline dispatch (internal.h) calls its pre handler unchecked. */
 	if (enabled != 1 || !solo->pre_handler)
 		solo = NULL;
@@ -148,18 +148,80 @@ void kprobe_site_recount(struct kprobe_site *site)
 	kprobe_opt_update(site);
 }
 
+/*
+ * Does any member of @site take hits?  Asked only where registrations
+ * change or sites are armed, of a site with one member or a few.
+ */
+bool kprobe_site_enabled(const struct kprobe_site *site)
+{
+	struct kprobe *m;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(m, &site->members, list)
+		if (!kprobe_disabled(m))
+			return true;
+	return false;
+}
+
 struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr)
 {
 	struct kprobe_site *site = kzalloc(sizeof(*site), GFP_KERNEL);
 
+	/* The state lives in a byte of the hit record's padding. */
+	BUILD_BUG_ON(KPROBE_SITE_DEAD > U8_MAX);
 	if (!site)
 		return NULL;
 	site->hit.addr = addr;
-	/* On the all-sites list, then on a reap list when it dies. */
-	INIT_LIST_HEAD(&site->node);
 	INIT_LIST_HEAD(&site->members);
-	site->state = KPROBE_SITE_NEW;
+	site->hit.state = KPROBE_SITE_NEW;
 	return site;
+}
+
+/* @site has just become GONE: out of the table, onto the GONE list. */
+void kprobe_site_gone_add(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	site->next = kprobe_gone_sites;
+	kprobe_gone_sites = site;
+}
+
+/* @site, GONE, is about to be DEAD: off the GONE list. */
+void kprobe_site_gone_del(struct kprobe_site *site)
+{
+	struct kprobe_site **link;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (link = &kprobe_gone_sites; *link; link = &(*link)->next) {
+		if (*link == site) {
+			*link = site->next;
+			site->next = NULL;
+			return;
+		}
+	}
+	WARN_ONCE(1, "kprobe site %pS: GONE but not on the GONE list\n",
+		  site->hit.addr);
+}
+
+/**
+ * kprobe_site_next() - the site after @site in for_each_kprobe_site()
+ * @site: a live or GONE site, or NULL for the first one
+ *
+ * Live sites come in table order, then GONE ones, newest first.
+ * Context: kprobe_mutex held since the walk began.
+ * Return: the next site, or NULL after the last.
+ */
+struct kprobe_site *kprobe_site_next(struct kprobe_site *site)
+{
+	unsigned long pos = 0;
+	struct kprobe_site *next;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (site && site->hit.state == KPROBE_SITE_GONE)
+		return site->next;
+	if (site)
+		pos = kprobe_table_pos(site) + 1;
+	next = kprobe_table_next(&pos);
+	return next ?: kprobe_gone_sites;
 }
 
 /* Free a prepared site; no CPU may still see it (after a grace period). */
@@ -214,11 +276,11 @@ struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
 	site = kprobe_site_find((unsigned long)p->addr);
 	if (site && kprobe_site_has_member(site, p))
 		return site;
-	/* A GONE site is out of the table but still on the list. */
+	/* A GONE site is out of the table, on the GONE list. */
 	if (!kprobe_gone(p))
 		return NULL;
-	for_each_kprobe_site(site) {
-		if (site->state == KPROBE_SITE_GONE && site->hit.addr == p->addr &&
+	for (site = kprobe_gone_sites; site; site = site->next) {
+		if (site->hit.addr == p->addr &&
 		    kprobe_site_has_member(site, p))
 			return site;
 	}
@@ -248,7 +310,7 @@ int kprobe_copy_original_text(void *dst, unsigned long addr, size_t len)
 		return -EFAULT;
 	for (i = 0; i < len; i++) {
 		site = kprobe_site_find(addr + i);
-		if (site && site->state == KPROBE_SITE_ARMED &&
+		if (site && site->hit.state == KPROBE_SITE_ARMED &&
 		    !kprobe_ftrace(&site->hit))
 			memcpy(dst + i, &site->hit.opcode,
 			       min(sizeof(site->hit.opcode), len - i));

@@ -7,8 +7,8 @@
  * The table is an open-addressing array of site pointers, indexed by a hash
  * of the probed address and searched by linear probing.  A removed entry
  * becomes a tombstone so that searches keep walking past it.  When live
- * entries plus tombstones pass half of the array, or live entries drop
- * below an eighth of it, the array is rebuilt at three times the live
+ * entries plus tombstones pass half of the array, or live entries are
+ * below an eighth of it when a caller is done removing, the array is rebuilt at three times the live
  * count rounded up to a power of two (three to six buckets per site right
  * after, two or more until the next rebuild), and the new one is
  * published with rcu_assign_pointer(); the old one is freed after a grace
@@ -23,7 +23,6 @@
 
 #include <linux/hash.h>
 #include <linux/log2.h>
-#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -35,11 +34,12 @@ struct kprobe_hit_site kprobe_tombstone;
  * empty buckets.  So there always is a table, and a search (which an
  * int3 of somebody else's can start very early) never tests for none.
  */
+static struct kprobe_hit_site __rcu *kprobe_boot_buckets[2];
 static struct kprobe_hit_table kprobe_boot_table = {
 	.order	= 1,
 	.shift	= 63,
 	.mask	= 1,
-	.bucket	= { NULL, NULL },
+	.bucket	= kprobe_boot_buckets,
 };
 
 struct kprobe_hit_table __rcu *kprobe_hit_table =
@@ -105,6 +105,14 @@ static void kprobe_table_place(struct kprobe_hit_table *t,
 	rcu_assign_pointer(t->bucket[i], kp);
 }
 
+static void kprobe_table_free(struct rcu_head *head)
+{
+	struct kprobe_hit_table *t = container_of(head, typeof(*t), rcu);
+
+	kvfree(t->bucket);
+	kfree(t);
+}
+
 /*
  * Replace the table by one sized for @live sites (a third full at most),
  * holding the same sites and no tombstones.
@@ -117,9 +125,15 @@ static int kprobe_table_rebuild(unsigned int live)
 
 	order = max_t(unsigned int, order_base_2(3 * (live + 1)),
 		      KPROBE_TABLE_MIN_ORDER);
-	t = kvzalloc(struct_size(t, bucket, 1UL << order), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
+	/* A power of two of bytes: exactly what the page allocator gives. */
+	t->bucket = kvcalloc(1UL << order, sizeof(*t->bucket), GFP_KERNEL);
+	if (!t->bucket) {
+		kfree(t);
+		return -ENOMEM;
+	}
 	t->order = order;
 	t->shift = 64 - order;
 	t->mask = (1UL << order) - 1;
@@ -138,8 +152,9 @@ static int kprobe_table_rebuild(unsigned int live)
 	 * any CPU can hit it.
 	 */
 	rcu_assign_pointer(kprobe_hit_table, t);
+	/* Not kvfree_rcu(): that batches for seconds, this is a grace period. */
 	if (old != &kprobe_boot_table)
-		kvfree_rcu(old, rcu);
+		call_rcu(&old->rcu, kprobe_table_free);
 	return 0;
 }
 
@@ -161,10 +176,10 @@ int kprobe_table_insert(struct kprobe_site *site)
 }
 
 /*
- * Take @site out of the table; kprobe_mutex held.  Readers that found it
- * already may keep using it until the next grace period.
+ * The bucket holding @site; kprobe_mutex held.  A site that is not in the
+ * table is a core bug: warned about, and the table's size returned.
  */
-void kprobe_table_remove(struct kprobe_site *site)
+unsigned long kprobe_table_pos(struct kprobe_site *site)
 {
 	struct kprobe_hit_table *t = kprobe_table_locked();
 	unsigned long i;
@@ -174,12 +189,58 @@ void kprobe_table_remove(struct kprobe_site *site)
 	     rcu_access_pointer(t->bucket[i]) != &site->hit;
 	     i = (i + 1) & t->mask) {
 		if (WARN_ON_ONCE(!rcu_access_pointer(t->bucket[i])))
-			return;
+			return 1UL << t->order;
 	}
+	return i;
+}
+
+/*
+ * The site in the first bucket at or after *@pos, with *@pos moved to its
+ * bucket; NULL past the last.  kprobe_mutex held.
+ */
+struct kprobe_site *kprobe_table_next(unsigned long *pos)
+{
+	struct kprobe_hit_table *t = kprobe_table_locked();
+	struct kprobe_hit_site *kp;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (; *pos < (1UL << t->order); ++*pos) {
+		kp = rcu_dereference_protected(t->bucket[*pos],
+					       lockdep_is_held(&kprobe_mutex));
+		if (kp && kp != KPROBE_TOMBSTONE)
+			return kprobe_to_site(kp);
+	}
+	return NULL;
+}
+
+/*
+ * Take @site out of the table; kprobe_mutex held.  Readers that found it
+ * already may keep using it until the next grace period.  The table keeps
+ * its size, so that a walk of it (for_each_live_kprobe_site()) may remove
+ * the site it is at; kprobe_table_trim() shrinks it afterwards.
+ */
+void kprobe_table_remove(struct kprobe_site *site)
+{
+	struct kprobe_hit_table *t = kprobe_table_locked();
+	unsigned long i = kprobe_table_pos(site);
+
+	if (i == 1UL << t->order)
+		return;
 	/* A constant: readers either still see the site or skip the mark. */
 	RCU_INIT_POINTER(t->bucket[i], KPROBE_TOMBSTONE);
 	t->live--;
-	/* Shrinking is optional; on failure the tombstone simply stays. */
+}
+
+/*
+ * Rebuild the table smaller when it is less than an eighth full;
+ * kprobe_mutex held, no walk of the table under way.  Shrinking is
+ * optional: on failure the tombstones simply stay.
+ */
+void kprobe_table_trim(void)
+{
+	struct kprobe_hit_table *t = kprobe_table_locked();
+
+	lockdep_assert_held(&kprobe_mutex);
 	if (t->order > KPROBE_TABLE_MIN_ORDER && 8 * t->live < (1U << t->order))
 		kprobe_table_rebuild(t->live);
 }

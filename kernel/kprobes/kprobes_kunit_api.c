@@ -1341,6 +1341,7 @@ static void kpkt_gone_many(struct kunit *test)
 	struct kpkt_probe **pp;
 	struct kpkt_doomed *d;
 	struct kpkt_text t;
+	struct kprobe *found;
 	unsigned int i, j;
 	void *addr;
 
@@ -1371,10 +1372,11 @@ static void kpkt_gone_many(struct kunit *test)
 	for (i = 0; i < d->nr; i++) {
 		KUNIT_EXPECT_TRUE_MSG(test, kprobe_gone(&pp[i]->kp), "%pS",
 				      pp[i]->kp.addr);
+		/* A failed expectation allocates: not inside the reader. */
 		rcu_read_lock();
-		KUNIT_EXPECT_NULL_MSG(test, get_kprobe(pp[i]->kp.addr), "%pS",
-				      pp[i]->kp.addr);
+		found = get_kprobe(pp[i]->kp.addr);
 		rcu_read_unlock();
+		KUNIT_EXPECT_NULL_MSG(test, found, "%pS", pp[i]->kp.addr);
 	}
 	/* Nothing live is left to kill. */
 	KUNIT_EXPECT_EQ(test, kprobe_kill_sites(kpkt_is_doomed, d), 0);

@@ -8,7 +8,8 @@
  * of the probed address and searched by linear probing.  A removed entry
  * becomes a tombstone so that searches keep walking past it.  When live
  * entries plus tombstones pass half of the array, or live entries are
- * below an eighth of it when a caller is done removing, the array is rebuilt at three times the live
+ * below an eighth of it when a caller is done removing
+ * (kprobe_table_trim()), the array is rebuilt at three times the live
  * count rounded up to a power of two (three to six buckets per site right
  * after, two or more until the next rebuild), and the new one is
  * published with rcu_assign_pointer(); the old one is freed after a grace

@@ -212,7 +212,7 @@ int __register_kprobe_locked(struct kprobe *p);
  *	for each p: kprobe_detach_locked(p, &reap);	(-EINVAL: skip p)
  *	mutex_unlock(&kprobe_mutex);
  *	synchronize_rcu();		no handler of a detached p still runs
- *	kprobe_reap(&reap);		frees the sites left without members
+ *	kprobe_reap(reap);		frees the sites left without members
  *	for each p: kprobe_detach_done(p);	p->list empty: reusable
  *
  * __unregister_kprobes_many() does exactly this for an array of kprobes.

@@ -121,7 +121,8 @@ static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
  * arch_kprobe_busy_begin() - enter state BUSY for the core's busy section
  *
  * BUSY behaves as a running probe for every hit: they are re-entries.
- * Context: preemption disabled; the outermost busy section only.
+ * Context: preemption disabled; every level of nested busy sections (a
+ * nested one finds BUSY).
  * Return: the state to restore, for arch_kprobe_busy_end().
  */
 static __always_inline unsigned long arch_kprobe_busy_begin(void)

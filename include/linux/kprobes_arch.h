@@ -142,9 +142,10 @@ bool arch_kprobe_boostable(struct kprobe_hit_site *p);
  *	void arch_kprobe_busy_end(unsigned long saved);
  *
  * The first enters the architecture's busy state and returns what it has
- * to restore, the second gets that back.  Called only for the outermost
- * of nested sections, with preemption disabled.  Inline because every
- * kretprobe return handler runs in such a section.
+ * to restore, the second gets that back.  Called with preemption
+ * disabled, for every level of nested sections: a nested one finds the
+ * busy state and gives it back.  Inline because every kretprobe return
+ * handler runs in such a section.
  */
 
 /* Once at boot, before any probe (arch; process context). */

@@ -135,15 +135,26 @@ struct kprobe_site;
  * Busy sections.  current_kprobe is the core's, the rest of the per-CPU
  * state the architecture's: arch_kprobe_busy_begin() enters its busy
  * state and hands back what to restore.  Sections nest (an NMI may start
- * one inside another, or inside a handler): the outermost saves what it
- * replaces and puts it back at the end.  kprobe_busy_begin()/end() are
- * the exported calls.  (A kretprobe return is busy only while a return
- * handler runs, see kretprobe_call().)
+ * one inside another, or inside a handler), each level with a save of
+ * its own: it saves what it finds, makes the CPU busy and puts back what
+ * it saved.  A level's slot is taken by the depth++ before it is written
+ * and given back by the depth-- after it is read, so an NMI anywhere in
+ * between, even in the middle of another level's enter or leave, uses
+ * the next slot and leaves the CPU as it found it; the CPU is busy for
+ * the whole of every section.  Beyond KPROBE_BUSY_NEST levels a section
+ * only counts (the CPU is busy already: some level below made it so and
+ * has not ended).  kprobe_busy_begin()/end() are the exported calls.  (A
+ * kretprobe return is busy only while a return handler runs, see
+ * kretprobe_call().)
  */
+#define KPROBE_BUSY_NEST	4
+
 struct kprobe_busy_save {
 	unsigned int depth;
-	struct kprobe *kp;
-	unsigned long arch;
+	struct {
+		struct kprobe *kp;
+		unsigned long arch;
+	} level[KPROBE_BUSY_NEST];
 };
 
 DECLARE_PER_CPU(struct kprobe_busy_save, kprobe_busy_save);
@@ -152,33 +163,36 @@ extern struct kprobe kprobe_busy;
 static __always_inline void kprobe_busy_enter(void)
 {
 	struct kprobe_busy_save *s;
+	unsigned int d;
 
 	preempt_disable();
 	s = this_cpu_ptr(&kprobe_busy_save);
-	if (s->depth++)
+	d = s->depth++;
+	if (d >= KPROBE_BUSY_NEST)
 		return;
-	/* An NMI from here on sees depth != 0 and leaves the save alone. */
+	/* Slot d is ours from here: an NMI takes the one after it. */
 	barrier();
-	s->kp = __this_cpu_read(current_kprobe);
+	s->level[d].kp = __this_cpu_read(current_kprobe);
 	/* current_kprobe first: an NMI in between sees a busy CPU. */
 	__this_cpu_write(current_kprobe, &kprobe_busy);
 	barrier();
-	s->arch = arch_kprobe_busy_begin();
+	s->level[d].arch = arch_kprobe_busy_begin();
 }
 
 static __always_inline void kprobe_busy_leave(void)
 {
 	struct kprobe_busy_save *s = this_cpu_ptr(&kprobe_busy_save);
+	unsigned int d = s->depth - 1;
 
-	if (s->depth == 1) {
+	if (d < KPROBE_BUSY_NEST) {
 		/* The state first: current_kprobe may become NULL. */
-		arch_kprobe_busy_end(s->arch);
+		arch_kprobe_busy_end(s->level[d].arch);
 		barrier();
-		__this_cpu_write(current_kprobe, s->kp);
-		/* Restore before an NMI could see depth 0 and save again. */
+		__this_cpu_write(current_kprobe, s->level[d].kp);
+		/* Restored before an NMI could take slot d again. */
 		barrier();
 	}
-	s->depth--;
+	s->depth = d;
 	preempt_enable();
 }
 

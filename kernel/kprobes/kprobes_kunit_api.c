@@ -1013,6 +1013,78 @@ static void kpkt_recursion_missed(struct kunit *test)
 			   KPKT_NO_HELPERS "\n");
 }
 
+/*
+ * Busy sections (kprobe_busy_begin()/end(), as fprobe uses them): a probe
+ * hit inside one counts as missed, sections nest, and the CPU is as it
+ * was after each.  The second part plays an NMI that starts a section
+ * while this CPU is in the middle of starting one (its depth taken,
+ * nothing else done yet): the NMI's section must be busy all the same,
+ * and leave the depth as it found it.
+ */
+static void kpkt_busy_sections(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, NULL, "kpkt_arith", 0);
+	struct kprobe *running[5];
+	unsigned int depth, nmi_depth;
+	struct kprobe_busy_save *s;
+	long want, got[4];
+	int i;
+
+	if (!KPKT_BUILTIN)
+		kunit_skip(test, "the busy save: " KPKT_NO_HELPERS);
+	want = kpkt_call(kpkt_arith, kpkt_args[0]);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+
+	/* No expectation in here: a failed one allocates. */
+	preempt_disable();
+	running[0] = kprobe_running();
+	kprobe_busy_begin();
+	running[1] = kprobe_running();
+	got[0] = kpkt_call(kpkt_arith, kpkt_args[0]);
+	kprobe_busy_begin();
+	running[2] = kprobe_running();
+	got[1] = kpkt_call(kpkt_arith, kpkt_args[0]);
+	kprobe_busy_end();
+	running[3] = kprobe_running();
+	got[2] = kpkt_call(kpkt_arith, kpkt_args[0]);
+	kprobe_busy_end();
+	running[4] = kprobe_running();
+	preempt_enable();
+
+	KUNIT_EXPECT_NULL(test, running[0]);
+	for (i = 1; i <= 3; i++)
+		KUNIT_EXPECT_NOT_NULL_MSG(test, running[i], "step %d", i);
+	KUNIT_EXPECT_NULL(test, running[4]);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], want, "call %d", i);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+	KUNIT_EXPECT_EQ(test, pp->kp.nmissed, 3UL);
+
+	preempt_disable();
+	s = this_cpu_ptr(&kprobe_busy_save);
+	depth = s->depth++;
+	kprobe_busy_begin();
+	running[0] = kprobe_running();
+	got[3] = kpkt_call(kpkt_arith, kpkt_args[0]);
+	kprobe_busy_end();
+	running[1] = kprobe_running();
+	nmi_depth = s->depth;
+	s->depth = depth;
+	preempt_enable();
+
+	KUNIT_EXPECT_NOT_NULL(test, running[0]);
+	KUNIT_EXPECT_NULL(test, running[1]);
+	KUNIT_EXPECT_EQ(test, nmi_depth, depth + 1);
+	KUNIT_EXPECT_EQ(test, got[3], want);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+	KUNIT_EXPECT_EQ(test, pp->kp.nmissed, 4UL);
+
+	/* And outside any section the probe works. */
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_arith, kpkt_args[0]), want);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 1);
+	kpkt_unregister(test, &pp->kp);
+}
+
 /* A pre handler moves the instruction pointer elsewhere and returns 1. */
 static void kpkt_redirect_ip(struct kunit *test)
 {
@@ -1427,6 +1499,7 @@ static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_aggregate_entry),
 	KUNIT_CASE(kpkt_aggregate_mid),
 	KUNIT_CASE(kpkt_recursion_missed),
+	KUNIT_CASE(kpkt_busy_sections),
 	KUNIT_CASE(kpkt_redirect_ip),
 	KUNIT_CASE(kpkt_modify_argument),
 	KUNIT_CASE(kpkt_fault_in_handler),

@@ -6,7 +6,7 @@
 # Attached to QEMU's gdbstub, it stops at each function named in
 # $HITCOUNT_FUNCS (default: the x86 optimized-probe handler and the
 # kretprobe trampoline's C callback), single-steps until that call
-# returns (QEMU masks interrupts and timers while stepping), and appends
+# returns (x86-64 and riscv64: where the return address is) (QEMU masks interrupts and timers while stepping), and appends
 # to $HITCOUNT_OUT "FUNCTION COUNT {function: instructions, ...}": where
 # the instructions of that call went, by symbol.  It detaches after
 # $HITCOUNT_N hits, and the guest runs on.
@@ -38,17 +38,27 @@ def symbol(pc):
     return symbols[pc]
 
 
+def return_address():
+    """Where the call stopped at its first instruction returns to."""
+    arch = gdb.selected_frame().architecture().name()
+    if arch.startswith("riscv"):
+        return reg("$ra")
+    # x86: the call pushed it.
+    return int(gdb.parse_and_eval("*(unsigned long *)$sp")) & MASK
+
+
 def count_call():
     """Step from a function's first instruction until it returns."""
     sp0 = reg("$sp")
-    ret = int(gdb.parse_and_eval("*(unsigned long *)$sp")) & MASK
+    ret = return_address()
     funcs = collections.Counter()
     n = 0
     while n < 100000:
         funcs[symbol(reg("$pc"))] += 1
         gdb.execute("stepi", to_string=True)
         n += 1
-        if reg("$pc") == ret and reg("$sp") > sp0:
+        # x86's ret pops the address; riscv's sp is back where it was.
+        if reg("$pc") == ret and reg("$sp") >= sp0:
             break
     return n, dict(funcs)
 

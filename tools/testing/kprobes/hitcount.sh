@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hitcount.sh - where the instructions of a probe hit go (x86-64).
+# hitcount.sh - where the instructions of a probe hit go (x86-64, riscv64).
 #
 # Boots the flavour's kernel and initramfs (build them first: "make
 # initramfs PROD=1" for the bench's production config) through boot.sh
@@ -22,8 +22,12 @@
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-[ -z "$KP_ARCH" ] || die "x86-64 only"
-command -v gdb >/dev/null || die "gdb missing"
+case $KP_ARCH in
+'')		gdb=gdb ;;
+riscv64)	gdb='gdb-multiarch' ;;
+*)		die "x86-64 and riscv64 only (hitcount.py knows their calls)" ;;
+esac
+command -v "$gdb" >/dev/null || die "$gdb missing (apt-get install $gdb)"
 KERNEL=$KP_OBJ/$KP_IMAGE_PATH
 INITRD=$KP_TREE/initramfs.cpio.gz
 if ! [ -f "$KERNEL" ] || ! [ -f "$INITRD" ]; then
@@ -40,7 +44,7 @@ KP_QEMU_ARGS="-gdb tcp::$port -S" KP_LOG_PREFIX=hitcount- TIMEOUT=900 \
 	"$KP_TOOLS/boot.sh" bench > "$KP_DIR/hitcount-boot.log" 2>&1 &
 boot=$!
 sleep 2
-HITCOUNT_OUT=$out timeout 900 gdb -q -batch -ex "file $KP_OBJ/vmlinux" \
+HITCOUNT_OUT=$out timeout 900 "$gdb" -q -batch -ex "file $KP_OBJ/vmlinux" \
 	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
 	> "$KP_DIR/hitcount-gdb.log" 2>&1 || true
 wait "$boot" || die "the boot failed (see $KP_DIR/hitcount-boot.log)"

@@ -204,6 +204,18 @@ static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
 }
 
 /*
+ * The store of kprobe_move_state() for a caller that has just read the
+ * state and found @from: the edge is checked at build time only, and a
+ * path that calls nothing else needs no frame.
+ */
+static __always_inline void kprobe_store_state(struct kprobe_ctlblk *kcb,
+					       u8 from, u8 to)
+{
+	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
+	kcb->state = to;
+}
+
+/*
  * The same on this CPU's control block through the per-CPU segment, for a
  * hit path that keeps no pointer to it across a handler call: nothing has
  * to stay live in a callee-saved register.  kprobe_expect_state_here()
@@ -250,6 +262,21 @@ static __always_inline void kprobe_claim_idle_here(struct kprobe *solo)
 	__this_cpu_write(current_kprobe, solo ?: &kprobe_hit_marker);
 	barrier();
 	__this_cpu_write(kprobe_ctlblk.state, KPROBE_CPU_HANDLER);
+}
+
+/*
+ * kprobe_claim_idle_here() for a hit path that holds this CPU's control
+ * block: the state is stored through it, not through the per-CPU base
+ * again (on riscv a per-CPU address is five instructions).
+ */
+static __always_inline void kprobe_claim_idle(struct kprobe_ctlblk *kcb,
+					      struct kprobe *solo)
+{
+	BUILD_BUG_ON(!(KPROBE_CPU_EDGES &
+		       KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER)));
+	__this_cpu_write(current_kprobe, solo ?: &kprobe_hit_marker);
+	barrier();
+	kcb->state = KPROBE_CPU_HANDLER;
 }
 
 /*

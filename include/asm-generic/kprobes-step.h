@@ -26,7 +26,7 @@ static __always_inline bool kprobe_step_hit_pre(struct kprobe_hit_site *p,
 {
 	struct kprobe *solo = kprobe_hit_solo(p);
 
-	kprobe_claim_idle_here(solo);
+	kprobe_claim_idle(kcb, solo);
 	if (!kprobe_hit_pre(p, solo, regs))
 		return false;
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
@@ -36,22 +36,27 @@ static __always_inline bool kprobe_step_hit_pre(struct kprobe_hit_site *p,
 
 /*
  * @p's instruction has run (computed or stepped): run the post handler
- * and go back to what the CPU was doing before the hit.  The post handler
- * is read once: another CPU may clear it right now.
+ * and go back to what the CPU was doing before the hit.  @from is the
+ * state the caller found, a constant: HANDLER after a computed
+ * instruction, STEPPING (or REENTERED, which the caller cannot tell from
+ * it) after a stepped one; the edges are then checked at build time.
+ * The post handler is read once: another CPU may clear it right now.
  */
 static __always_inline void kprobe_step_done(struct kprobe_hit_site *p,
 					     struct pt_regs *regs,
-					     struct kprobe_ctlblk *kcb)
+					     struct kprobe_ctlblk *kcb, u8 from)
 {
-	if (kcb->state == KPROBE_CPU_REENTERED) {
+	if (from == KPROBE_CPU_STEPPING && kcb->state == KPROBE_CPU_REENTERED) {
 		kprobe_pop(kcb);
 		return;
 	}
 	if (READ_ONCE(p->post)) {
-		kprobe_set_state(kcb, KPROBE_CPU_POST);
+		kprobe_move_state(kcb, from, KPROBE_CPU_POST);
 		kprobe_hit_post(p, regs);
+		kprobe_move_state(kcb, KPROBE_CPU_POST, KPROBE_CPU_IDLE);
+	} else {
+		kprobe_move_state(kcb, from, KPROBE_CPU_IDLE);
 	}
-	kprobe_set_state(kcb, KPROBE_CPU_IDLE);
 	reset_current_kprobe();
 }
 

@@ -92,7 +92,7 @@ static void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
 		return;		/* a handler moved nip: nothing else runs */
 
 	if (kprobe_emulate(p, regs) || !p->ainsn.slot) {
-		kprobe_step_done(p, regs, kcb);
+		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
 		return;
 	}
 	kprobe_start_step(p, regs);
@@ -187,7 +187,7 @@ int kprobe_post_handler(struct pt_regs *regs)
 
 	regs_set_return_ip(regs, (unsigned long)p->addr + p->ainsn.len);
 	kprobe_end_step(regs);
-	kprobe_step_done(p, regs, kcb);
+	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
 	return 1;
 }
 

@@ -72,9 +72,14 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 	regs->status = (regs->status & ~SR_PIE) | kcb->saved_irq;
 }
 
-/* A hit on an idle hart: the handlers run. */
-static void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
-		       struct kprobe_ctlblk *kcb)
+/*
+ * A hit on an idle hart: the handlers run.  Inline in the breakpoint
+ * handler, which has just computed this hart's per-CPU base for
+ * kprobe_running(): claiming the hart reuses it, and there is one frame.
+ */
+static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
+				       struct pt_regs *regs,
+				       struct kprobe_ctlblk *kcb)
 {
 	/* regs->epc is p->addr here: an ebreak does not advance it. */
 	if (kprobe_step_hit_pre(p, regs, kcb))
@@ -82,22 +87,21 @@ static void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
 
 	if (p->ainsn.kind == KPROBE_INSN_SIMULATE) {
 		p->ainsn.simulate(&p->ainsn, (unsigned long)p->addr, regs);
-		kprobe_step_done(p, regs, kcb);
+		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
 		return;
 	}
 	kprobe_start_step(p, regs, kcb);
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
-NOKPROBE_SYMBOL(kprobe_hit);
-
 /*
  * A hit while this hart is already busy with a probe: from a handler,
  * from a busy section, or from the fault path of a copy.  The handlers do
  * not run (the hit counts as missed), but the probed instruction must.
  */
-static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
-			   struct kprobe_ctlblk *kcb)
+static notrace void kprobe_reenter(struct kprobe_hit_site *p,
+				   struct pt_regs *regs,
+				   struct kprobe_ctlblk *kcb)
 {
 	kprobe_hit_missed(p);
 
@@ -164,11 +168,28 @@ notrace bool kprobe_breakpoint_handler(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
 
+/*
+ * The end of a step that has more to do than kprobe_single_step_handler()
+ * does inline: a post handler to run, or the state a re-entered hit
+ * interrupted to restore.
+ */
+static noinline notrace void kprobe_step_end(struct kprobe_hit_site *p,
+					     struct pt_regs *regs,
+					     struct kprobe_ctlblk *kcb)
+{
+	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+}
+
+NOKPROBE_SYMBOL(kprobe_step_end);
+
 /**
  * kprobe_single_step_handler() - the breakpoint after a stepped copy
  * @regs: registers at the trap
  *
- * Called by handle_break() first for every kernel ebreak.
+ * Called by handle_break() first for every kernel ebreak, probe hits
+ * included.  The paths that call nothing (not a step's end; the end of a
+ * step without a post handler) are kept free of calls, so that they
+ * build no frame: a hart that runs no probe is told no in a few loads.
  *
  * Return: true if it was the end of the step this hart is doing; epc is
  * then after the probed instruction.
@@ -178,12 +199,11 @@ notrace bool kprobe_single_step_handler(struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb;
 	struct kprobe_hit_site *p;
 
-	if (user_mode(regs))
+	if (user_mode(regs) || !kprobe_running())
 		return false;
-
 	kcb = get_kprobe_ctlblk();
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (kcb->state != KPROBE_CPU_STEPPING &&
+	    kcb->state != KPROBE_CPU_REENTERED)
 		return false;
 	p = kcb->site;
 	if (!p->ainsn.slot ||
@@ -192,7 +212,12 @@ notrace bool kprobe_single_step_handler(struct pt_regs *regs)
 
 	regs->epc = (unsigned long)p->addr + p->ainsn.len;
 	kprobe_end_step(regs, kcb);
-	kprobe_step_done(p, regs, kcb);
+	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
+		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
+		reset_current_kprobe();
+		return true;
+	}
+	kprobe_step_end(p, regs, kcb);
 	return true;
 }
 

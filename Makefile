@@ -38,7 +38,7 @@ help:
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
-	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; x86-64, built flavour)'
+	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; x86-64, riscv64; built flavour)'
 	@echo '  matrix     the built-only configurations: Debian amd64 (compile), KPROBES=n'
 	@echo '  series     the overlay as a git patch series, $(BUILD)/series/; checks am, checkpatch, maintainers'
 	@echo '  series-check  build the kernel after each patch of the series (ccache), stop at a broken one'

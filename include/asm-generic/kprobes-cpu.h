@@ -171,11 +171,11 @@ void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
  * @kcb: this CPU's control block
  * @state: the new enum kprobe_cpu_state
  *
- * With kprobe_move_state() and the *_here() variants below, the only way
- * to change kprobe_ctlblk::state outside push/pop and busy sections.
- * Warns about a change the state
- * machine does not have (a bug in the trap code) and changes it anyway,
- * so that the CPU keeps going.
+ * With kprobe_move_state(), kprobe_store_state(), kprobe_claim_idle() and
+ * the *_here() variants below, the only way to change
+ * kprobe_ctlblk::state outside push/pop and busy sections.  Warns about a
+ * change the state machine does not have (a bug in the trap code) and
+ * changes it anyway, so that the CPU keeps going.
  */
 static __always_inline void kprobe_set_state(struct kprobe_ctlblk *kcb,
 					     u8 state)

@@ -1,29 +1,75 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A per-CPU kprobe state machine for architectures that probe with a
- * breakpoint and run the probed instruction from a slot that ends in a
- * second trap (x86: int3, riscv: ebreak).  Included by such an
- * architecture's <asm/kprobes.h>; the state stays the architecture's (the
- * generic core never reads it, see <linux/kprobes_arch.h>), this header
- * only spares each of them the same bookkeeping.
+ * breakpoint and run the probed instruction in the trap or from a slot
+ * that ends in a second exception (x86: int3, riscv: ebreak, powerpc:
+ * trap).  Included by such an architecture's <asm/kprobes.h>; the state
+ * stays the architecture's (the generic core never reads it, see
+ * <linux/kprobes_arch.h>), this header only spares each of them the same
+ * bookkeeping.  It implements the contract's arch_kprobe_busy_begin()/
+ * end(); the architecture defines the per-CPU kprobe_ctlblk.
  *
- * The architecture keeps its own diagram of when each transition happens
- * (asm/kprobes.h); what is common:
+ * The states and their moves
+ * --------------------------
+ * This is the one drawing of the machine; <asm/kprobes.h> of each user
+ * says what each move is on that architecture.  Seven moves are legal,
+ * exactly the edges of KPROBE_CPU_EDGES:
  *
- *   IDLE -breakpoint-> HANDLER -+- a pre handler changed the pc --> IDLE
- *                               +- step -> STEPPING -+- trap -+
- *                               |                    +- fault -> IDLE
- *                               +- emulated ------------------+
- *                                                             v
- *                                  POST (if a post handler) -> IDLE
+ *                    (1)
+ *        IDLE ------------------> HANDLER --------------+
+ *         ^ ^                      |   |                |
+ *         | |        (2)           |   | (3)            |
+ *         | +----------------------+   |                |
+ *         | |                          v                |
+ *         | |                       STEPPING            | (4)
+ *         | |        (6)             |   |              |
+ *         | +------------------------+   | (5)          |
+ *         |                              v              |
+ *         +----------------------------- POST <---------+
+ *                    (7)
  *
- *   any busy state --breakpoint--> push; REENTERED --trap (or fault)--> pop
+ *   (1) a hit on a CPU whose current_kprobe is NULL: the pre handlers run
+ *   (2) a pre handler changed the pc; or the hit is over with no post
+ *       handler: the instruction was computed in the trap (emulated,
+ *       simulated, or the ftrace call), runs from a copy that returns by
+ *       itself (x86's boosted copy, a published detour), or the hit was
+ *       an optimized probe's detour (<asm-generic/kprobes-opt.h>)
+ *   (3) the CPU is sent to the copy of the instruction in its slot
+ *   (4) the instruction was computed in the trap, and a post handler runs
+ *   (5) the step is over (the exception after the copy, or x86's post
+ *       trampoline), and a post handler runs
+ *   (6) the step is over with no post handler; or the copy faulted
+ *   (7) the post handlers are done
  *
- * A push saves (current_kprobe, site, state, saved_irq) on
- * kprobe_ctlblk::saved; the pop after the step restores them.  Re-entered
- * probes run no handlers.  Each push needs a new exception context, which
- * bounds the depth by KPROBE_NEST_MAX.  BUSY is entered and left only by
- * arch_kprobe_busy_begin()/end(), for the core's busy sections.
+ * Besides the seven, the state is saved and restored as a whole, with no
+ * check of the edge:
+ *
+ *   push: any state --a hit while current_kprobe is set--> REENTERED
+ *   pop:  REENTERED --its step is over, or its copy faulted--> saved state
+ *   busy: any state --arch_kprobe_busy_begin()--> BUSY
+ *         BUSY --arch_kprobe_busy_end()--> the state it found
+ *
+ * A push (kprobe_push()) saves (current_kprobe, site, state, saved_irq)
+ * on kprobe_ctlblk::saved; the pop after the step (kprobe_pop())
+ * restores them, and a pop with nothing pushed warns and goes to IDLE.
+ * "Any state" includes IDLE: current_kprobe is set a little before the
+ * state leaves IDLE and cleared a little after it is back (see below).
+ * Re-entered probes run no handlers, their hits count as missed; an
+ * instruction that completes in the trap (computed, or a copy that
+ * returns by itself) needs no push.  Each push needs a new exception
+ * context, which bounds the depth by KPROBE_NEST_MAX.  BUSY is entered
+ * and left only by arch_kprobe_busy_begin()/end(), for the core's busy
+ * sections, and behaves as a running probe for every hit.
+ *
+ * How the moves are checked: kprobe_set_state() checks the edge at run
+ * time; kprobe_move_state() and kprobe_move_state_here() check the edge
+ * at build time and "still in @from" at run time; kprobe_store_state()
+ * and kprobe_set_state_here(), for a caller that has just checked the
+ * state, and kprobe_claim_idle[_here]() (move (1), which follows from
+ * current_kprobe being NULL) check the edge at build time only.  A move
+ * that fails a run-time check (a bug in the trap code; any move out of
+ * REENTERED or BUSY but pop and busy end, for one) is reported by
+ * kprobe_bad_state() and made anyway.
  *
  * current_kprobe is set before the state leaves IDLE and cleared only
  * after it is back in IDLE, on every path (the core's busy sections
@@ -143,7 +189,10 @@ static __always_inline void arch_kprobe_busy_end(unsigned long saved)
 	get_kprobe_ctlblk()->state = saved;
 }
 
-/* The edges of the state machine, bit (from * 8 + to); push/pop aside. */
+/*
+ * The seven moves drawn at the top of this file, bit (from * 8 + to);
+ * push/pop and busy sections aside.
+ */
 #define KPROBE_EDGE(from, to)	(1ULL << ((from) * 8 + (to)))
 #define KPROBE_CPU_EDGES						\
 	(KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER) |		\
@@ -154,8 +203,12 @@ static __always_inline void arch_kprobe_busy_end(unsigned long saved)
 	 KPROBE_EDGE(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE) |		\
 	 KPROBE_EDGE(KPROBE_CPU_POST, KPROBE_CPU_IDLE))
 
-/* kernel/kprobes/cpu.c: the report, out of line (rare and big) */
-void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
+/*
+ * kernel/kprobes/cpu.c: the report of a failed check, out of line (rare
+ * and big).  Given the values, not the control block: that object is
+ * built on every architecture, this header's users or not.
+ */
+void kprobe_bad_state(u8 from, u8 to);
 /*
  * Each push comes from a new exception context, so running out of entries
  * cannot happen short of a bug.  There is no way to run the probed
@@ -173,9 +226,10 @@ void kprobe_bad_state(struct kprobe_ctlblk *kcb, u8 state);
  *
  * With kprobe_move_state(), kprobe_store_state(), kprobe_claim_idle() and
  * the *_here() variants below, the only way to change
- * kprobe_ctlblk::state outside push/pop and busy sections.  Warns about a
- * change the state machine does not have (a bug in the trap code) and
- * changes it anyway, so that the CPU keeps going.
+ * kprobe_ctlblk::state outside push/pop and busy sections.  Reports a
+ * change that is not one of the moves drawn at the top of this file (a
+ * bug in the trap code) with kprobe_bad_state() and makes it anyway, so
+ * that the CPU keeps going.
  */
 static __always_inline void kprobe_set_state(struct kprobe_ctlblk *kcb,
 					     u8 state)
@@ -185,7 +239,7 @@ static __always_inline void kprobe_set_state(struct kprobe_ctlblk *kcb,
 	BUILD_BUG_ON(KPROBE_CPU_NR_STATES > 8);
 	if (unlikely(cur >= KPROBE_CPU_NR_STATES ||
 		     !(KPROBE_CPU_EDGES & KPROBE_EDGE(cur, state))))
-		kprobe_bad_state(kcb, state);
+		kprobe_bad_state(cur, state);
 	kcb->state = state;
 }
 
@@ -199,7 +253,7 @@ static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
 {
 	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
 	if (unlikely(kcb->state != from))
-		kprobe_bad_state(kcb, to);
+		kprobe_bad_state(kcb->state, to);
 	kcb->state = to;
 }
 
@@ -227,7 +281,7 @@ static __always_inline void kprobe_store_state(struct kprobe_ctlblk *kcb,
 static __always_inline void kprobe_expect_state_here(u8 state)
 {
 	if (unlikely(__this_cpu_read(kprobe_ctlblk.state) != state))
-		kprobe_bad_state(this_cpu_ptr(&kprobe_ctlblk), state);
+		kprobe_bad_state(__this_cpu_read(kprobe_ctlblk.state), state);
 }
 
 static __always_inline void kprobe_set_state_here(u8 from, u8 to)

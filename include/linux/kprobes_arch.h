@@ -7,38 +7,143 @@
  *
  * Porting kprobes to an architecture
  * ----------------------------------
- * 1. Kconfig: select HAVE_KPROBES (and HAVE_KRETPROBES,
- *    ARCH_KRETPROBE_INSTANCE_POOL, HAVE_KPROBES_ON_FTRACE, HAVE_OPTPROBES
- *    for what the port supports; see kernel/kprobes/Kconfig).
- * 2. <asm/kprobes.h> defines, under CONFIG_KPROBES:
- *    - kprobe_opcode_t: the unit a breakpoint replaces (u8 on x86, u32 on
- *      fixed-width ISAs); BREAKPOINT_INSTRUCTION, a kprobe_opcode_t, fills
- *      the unused parts of instruction slots;
- *    - MAX_INSN_SIZE, KPROBE_SLOT_BYTES (the largest instruction slot it
- *      asks kprobe_slot_alloc() for);
- *    - struct arch_specific_insn: per-site data (kprobe_hit_site::ainsn),
- *      filled by arch_kprobe_prepare(), freed by arch_remove_kprobe();
- *    - the per-CPU probe state, which belongs to the architecture alone:
- *      the core never reads or writes it, and asks for a busy section
- *      through arch_kprobe_busy_begin()/end(), static inlines here;
- *    - arch_kretprobe_trampoline() (CONFIG_KRETPROBES);
- *    - KPROBE_OPT_PATCH_MAX, KPROBE_OPT_REGION_MAX, KPROBE_OPTSLOT_BYTES
- *      (CONFIG_OPTPROBES).
- * 3. The trap code calls the architecture's breakpoint and fault handlers
- *    (x86: kprobe_int3_handler(), kprobe_fault_handler(); the mm fault
- *    path calls kprobe_page_fault(), which calls kprobe_fault_handler()).
- *    They look the site up with kprobe_hit_find(), run its handlers with
- *    kprobe_hit_pre()/kprobe_hit_post() (section C) and execute or
- *    emulate the probed instruction themselves.
- * 4. The functions below marked "arch" are implemented; the ones marked
- *    "weak" have a default in the core that is right unless the
- *    architecture can do better.  Also weak, in <linux/kprobes.h>:
- *    alloc_insn_page(), for an architecture whose executable pages come
- *    back read-only (riscv).
- * 5. Optional, in <asm/kprobes.h>: an architecture whose function-entry
- *    probe does not sit at the function's address (riscv puts it past the
- *    ftrace site) defines arch_kprobe_entry_func_ip() and a macro of the
- *    same name; bpf_get_func_ip() then reports the function's address.
+ * A port is a back-end written against this header: an architecture's
+ * upstream kprobes code, written for a different core, is replaced, not
+ * adapted.  Section A below is what the port implements ("arch") or may
+ * override ("weak": the core's default is right unless the architecture
+ * can do better); B and C are what the core offers it.  Also weak, in
+ * <linux/kprobes.h>: alloc_insn_page(), for an architecture whose
+ * executable pages come back read-only (riscv).
+ *
+ * <asm/kprobes.h> includes <asm-generic/kprobes.h> (whatever the
+ * configuration) and defines, under CONFIG_KPROBES:
+ *   - kprobe_opcode_t: the unit a breakpoint replaces (u8 on x86, u32 on
+ *     fixed-width ISAs); BREAKPOINT_INSTRUCTION, a kprobe_opcode_t, fills
+ *     the unused parts of instruction slots;
+ *   - MAX_INSN_SIZE, KPROBE_SLOT_BYTES (the largest instruction slot it
+ *     asks kprobe_slot_alloc() for);
+ *   - struct arch_specific_insn: per-site data (kprobe_hit_site::ainsn),
+ *     filled by arch_kprobe_prepare(), freed by arch_remove_kprobe();
+ *   - the per-CPU probe state, which belongs to the architecture alone:
+ *     the core never reads or writes it, and asks for a busy section
+ *     through arch_kprobe_busy_begin()/end(), static inlines there;
+ *   - kprobe_fault_handler(regs, trapnr), which kprobe_page_fault() of
+ *     <linux/kprobes.h> calls, and the trap code's other entry points;
+ *   - arch_kretprobe_trampoline() (CONFIG_KRETPROBES);
+ *   - KPROBE_OPT_PATCH_MAX, KPROBE_OPT_REGION_MAX, KPROBE_OPTSLOT_BYTES
+ *     (CONFIG_OPTPROBES);
+ *   - optionally, for an architecture whose function-entry probe does not
+ *     sit at the function's address (riscv puts it past the ftrace site,
+ *     powerpc past the TOC setup): arch_kprobe_entry_func_ip() and a macro
+ *     of the same name; bpf_get_func_ip() then reports the function's
+ *     address.
+ *
+ * The trap code calls the port's breakpoint, step-end and fault handlers
+ * (x86: kprobe_int3_handler(), kprobe_fault_handler(); riscv:
+ * kprobe_breakpoint_handler(), kprobe_single_step_handler(); powerpc:
+ * kprobe_handler(), kprobe_post_handler(); the mm fault path calls
+ * kprobe_page_fault()).  They look the site up with kprobe_hit_find(), run
+ * its handlers with kprobe_hit_pre()/kprobe_hit_post() (section C) and
+ * execute or emulate the probed instruction themselves.
+ *
+ * What a port takes from asm-generic
+ * ----------------------------------
+ * <asm-generic/kprobes.h>, for every port: NOKPROBE_SYMBOL(), __kprobes
+ *   and nokprobe_inline, which the core and every trap path use.
+ *
+ * The others are optional, static inlines for the trap path that x86,
+ * riscv and powerpc share:
+ *
+ * <asm-generic/kprobes-cpu.h>, included by <asm/kprobes.h>: the per-CPU
+ *   state machine of a port that probes with a breakpoint and runs the
+ *   instruction in the trap or from a slot that ends in a second
+ *   exception.  It provides struct kprobe_ctlblk (state, site being
+ *   stepped, saved interrupt state, the saved states of re-entered hits),
+ *   the state moves, each checked against the one drawing of the machine
+ *   at the top of that header, the claim of an idle CPU, and push/pop for
+ *   re-entered hits.
+ *   Implements: arch_kprobe_busy_begin()/end().
+ *   Still the port's: DEFINE_PER_CPU(struct kprobe_ctlblk,
+ *   kprobe_ctlblk); which move the trap code makes when; filling
+ *   kprobe_ctlblk::site and ::saved_irq when a step starts.
+ *   The three below move this state: a port that keeps a state of its own
+ *   (and writes the busy hooks itself) can use none of them.
+ *   kernel/kprobes/cpu.c holds the out-of-line report of its checks,
+ *   kprobe_bad_state(), built on every architecture; it reads nothing of
+ *   the architecture's state.
+ *
+ * <asm-generic/kprobes-step.h>, included by the back-end's trap path: the
+ *   bookkeeping of a breakpoint hit whose instruction is computed in C or
+ *   stepped from a slot until a second exception (riscv, powerpc):
+ *   kprobe_step_hit_pre() (claim the CPU, run the pre handlers, give up
+ *   on a changed pc), kprobe_step_done() (post handlers, then idle, or
+ *   the pop of a re-entered step) and kprobe_step_abandon() (the copy
+ *   faulted).
+ *   Implements: no hook; it is most of the trap handlers' state logic.
+ *   Still the port's: the handlers around those calls; computing the
+ *   instruction; starting and ending a step (the slot address, the
+ *   interrupt state or trace bit); a re-entered hit (kprobe_hit_missed(),
+ *   kprobe_push(), starting its step).
+ *
+ * <asm-generic/kprobes-ftrace.h> (CONFIG_KPROBES_ON_FTRACE), included by
+ *   the back-end's ftrace file: the hit of a probe armed through ftrace.
+ *   Implements: kprobe_ftrace_handler(), as one call of
+ *   kprobe_ftrace_dispatch() given where a breakpoint on the ftrace call
+ *   would report the hit; kprobe_ftrace_hit() also serves a trampoline of
+ *   the port's own (arch_kprobe_ftrace_trampoline(), x86-64).
+ *   Still the port's: arch_prepare_kprobe_ftrace(); an ftrace that hands
+ *   the callback a full pt_regs (DYNAMIC_FTRACE_WITH_REGS) and resumes at
+ *   its instruction pointer.
+ *
+ * <asm-generic/kprobes-opt.h> (CONFIG_OPTPROBES), included by the
+ *   back-end's optimizer file: kprobe_opt_hit(), the C half of a detour,
+ *   which runs the handlers by the rules of a breakpoint hit.
+ *   Implements: no hook; the port's detour calls a function of its own
+ *   (x86, powerpc: arch_optprobe_handler()) that calls it.
+ *   Still the port's: the detour template (pt_regs as a breakpoint at the
+ *   probe shows them, the copy of the region, the jump back),
+ *   arch_optprobe_prepare() with every check of the region,
+ *   arch_optprobe_patch()/unpatch()/flush()/release(), the KPROBE_OPT_*
+ *   sizes, and arch_kprobe_optslot_page_alloc()/free() when a detour must
+ *   be near the text it jumps from.
+ *
+ * Whatever it takes from these, a port writes arch_kprobe_prepare() (its
+ * decoder, its slots), arch_kprobe_check_insn_boundary(),
+ * arch_arm_kprobe(), arch_disarm_kprobe(), arch_remove_kprobe(),
+ * arch_init_kprobes(), kprobe_exceptions_notify(), its trap handlers and,
+ * with kretprobes, arch_prepare_kretprobe() and the return trampoline,
+ * which calls kretprobe_trampoline_handler().
+ *
+ * Checklist for a new port, in order
+ * ----------------------------------
+ * 1. arch/<arch>/include/asm/kprobes.h, as above.
+ * 2. The back-end directory, arch/<arch>/kernel/probes/ (x86:
+ *    arch/x86/kernel/kprobes/), built from arch/<arch>/kernel/Makefile: a
+ *    header of its own that includes this one, core.c (the per-CPU state,
+ *    section A, the trap handlers), then as supported kretprobe.c and the
+ *    return trampoline, ftrace.c, opt.c and the detour.  Every function
+ *    of the trap path is NOKPROBE_SYMBOL(); the file of
+ *    kprobe_ftrace_handler() is built without the ftrace hook
+ *    (CFLAGS_REMOVE_ftrace.o = $(CC_FLAGS_FTRACE)).
+ * 3. The architecture's trap code and page fault handler call the
+ *    handlers of step 2.
+ * 4. arch/<arch>/Kconfig selects HAVE_KPROBES and
+ *    HAVE_KPROBES_ARCH_CONTRACT, without which KPROBES cannot be enabled;
+ *    then, for what the port supports, HAVE_KRETPROBES with
+ *    HAVE_KRETPROBE_INSTANCE_POOL, HAVE_KPROBES_ON_FTRACE and
+ *    HAVE_OPTPROBES (all in arch/Kconfig; this tree changes the Kconfig
+ *    files it does not carry with patches/).
+ * 5. kernel/kprobes/kprobes_kunit_<arch>.c: what the KUnit suites must
+ *    know of the architecture (the kpkt_arch_*() of kprobes_kunit.h),
+ *    with its line in kernel/kprobes/Makefile and the architecture in
+ *    KPROBES_KUNIT_TEST's dependencies (kernel/kprobes/Kconfig).
+ * 6. The test harness, <name> being its name of the architecture
+ *    (riscv64, ppc64le): tools/testing/kprobes/arch/<name>.sh (keys in
+ *    arch-defaults.sh there) says PORTED=1, lists in REMOVED upstream's
+ *    kprobes files that the back-end replaces, and how the guest boots
+ *    (BOOT=1, QEMU, ...); kernel/configs/kprobes-test-<name>.config
+ *    describes the guest's machine and turns off the x86-only lines of
+ *    kprobes-test.config.
  *
  * Context rules, unless a function says otherwise
  * ------------------------------------------------
@@ -133,7 +238,8 @@ void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr);
 bool arch_kprobe_boostable(struct kprobe_hit_site *p);
 
 /*
- * Busy sections (arch, static inline in <asm/kprobes.h>; hit).
+ * Busy sections (arch, static inline in <asm/kprobes.h>, or from
+ * <asm-generic/kprobes-cpu.h>; hit).
  * kprobe_busy_begin() makes this CPU look as if a probe were running, so
  * that probes hit meanwhile are missed; the core sets current_kprobe, the
  * architecture its own per-CPU state:

@@ -87,17 +87,13 @@ struct arch_specific_insn {
 };
 
 /*
- * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on powerpc:
- *
- *   IDLE -trap-> HANDLER -+- pre handler changed nip -------------> IDLE
- *                         +- emulated ---------------------------+
- *                         +- STEP -> STEPPING -+- single step ---+
- *                                              +- fault -> IDLE  |
- *                                                                v
- *                                      POST (if a post handler) -> IDLE
- *
- *   any busy state --trap of a probe--> emulated with no handler, or
- *   push; REENTERED --single step (or a fault in the copy)--> pop
+ * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s, drawn there.
+ * On powerpc a hit is a trap (or the ftrace call, or a detour); an
+ * instruction the single-step library emulates is computed in the trap
+ * (moves (2), (4)), any other is stepped, and the step is over (moves
+ * (5), (6), pop) at the single-step exception after the copy.  A
+ * re-entered hit runs an instruction the library emulates with no
+ * handler and pushes only to step a copy.
  *
  * While a copy runs preemption is disabled, interrupts are as the probed
  * context had them (kprobe_ctlblk::saved_irq is unused): an interrupt

@@ -95,28 +95,19 @@ struct arch_specific_insn {
 };
 
 /*
- * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on riscv:
- *
- * Transitions (one hart, interrupts off; the edges checked at build time,
- * the source state at run time except IDLE -> HANDLER, which follows
- * from current_kprobe being NULL):
- *
- *   IDLE -ebreak-> HANDLER -+- pre handler changed epc ------------> IDLE
- *                           +- STEP -> STEPPING -+- slot ebreak -+
- *                           |                    +- fault -> IDLE |
- *                           +- SIMULATE ------------------------+
- *                                                               v
- *                                    POST (if a post handler) -> IDLE
- *
- *   any busy state --ebreak of a probe--> push; REENTERED --slot
- *   ebreak (or a fault in the copy)--> pop
- *   (a simulated instruction needs no push: it completes in the handler)
+ * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s, drawn there.
+ * On riscv a hit is an ebreak; a SIMULATE instruction is computed in the
+ * trap (moves (2), (4)), a STEP one is stepped, and the step is over
+ * (moves (5), (6), pop) at the ebreak after the copy in the slot.  A
+ * re-entered hit pushes only to step a copy: a simulated instruction
+ * completes in the trap.
  *
  * While a copy runs, sstatus.SIE is clear (the trap return restores it
- * from SPIE, which the handler cleared), so only a fault of the copy
- * itself can come in between: riscv has no NMI in S-mode.  A push
- * therefore needs a hit from a pre/post handler, from a busy section or
- * from the page fault path of a copy, which bounds the depth.
+ * from SPIE, which the handler cleared and kprobe_ctlblk::saved_irq
+ * keeps), so only a fault of the copy itself can come in between: riscv
+ * has no NMI in S-mode.  A push therefore needs a hit from a pre/post
+ * handler, from a busy section or from the page fault path of a copy,
+ * which bounds the depth.
  */
 #include <asm-generic/kprobes-cpu.h>
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * riscv kprobes: what the files of the back-end share.  The per-hart
- * state machine is documented in <asm/kprobes.h>; what the generic core
- * offers and expects is the contract in <linux/kprobes_arch.h>, the only
- * core header used here.
+ * state machine is drawn in <asm-generic/kprobes-cpu.h>, what its moves
+ * are on riscv is in <asm/kprobes.h>; what the generic core offers and
+ * expects is the contract in <linux/kprobes_arch.h>, the only core header
+ * used here.
  *
  *   decode.c     pure: an instruction in, a struct kprobe_decoded out
  *                (its length, step or simulate, or why it is refused)

@@ -15,8 +15,8 @@
  * handler runs a copy that jumps back by itself, a hit with one runs a
  * copy that calls kprobe_post_trampoline, which runs the post handler
  * where the second trap would have (see the slot layout below).  The
- * per-CPU state machine is struct kprobe_ctlblk below; the code is in
- * arch/x86/kernel/kprobes/.
+ * per-CPU state machine is <asm-generic/kprobes-cpu.h>'s (what its moves
+ * are on x86: below); the code is in arch/x86/kernel/kprobes/.
  */
 #ifndef _ASM_X86_KPROBES_H
 #define _ASM_X86_KPROBES_H
@@ -140,30 +140,19 @@ struct arch_specific_insn {
 };
 
 /*
- * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s; on x86:
- *
- * Transitions (one CPU, interrupts off; the edges checked at build time,
- * the source state at run time except IDLE -> HANDLER, which follows
- * from current_kprobe being NULL):
- *
- *   IDLE -int3-> HANDLER -+- pre handler changed ip ----------------> IDLE
- *                         +- boostable, no post handler ------------> IDLE
- *                         +- STEP kind -> STEPPING -+- trailing int3 -+
- *                         |    (post copy if        +- post trampoline+
- *                         |     boostable)          +- fault -> IDLE  |
- *                         +- EMULATE kind ----------------------------+
- *                                                                     v
- *                                          POST (if a post handler) -> IDLE
- *
- *   any busy state --int3 of a probe--> push; REENTERED --trailing int3--> pop
- *   (an emulated or boostable instruction needs no push: it completes in
- *   the handler, or runs its boosted copy)
- *
- * A push saves (current_kprobe, site, state, saved_irq) on
- * kprobe_ctlblk::saved; the pop after the step (or a fault in it) restores
- * them.  Re-entered probes run no handlers, their hits count as missed.
- * Each push needs a new exception context (handler -> NMI -> #MC -> #DB),
- * which bounds the depth by KPROBE_NEST_MAX.
+ * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s, drawn there.
+ * On x86 a hit is an int3 (or the ftrace call, or a detour).  Move (2)
+ * there also covers a boostable instruction hit with no post handler,
+ * which runs its boosted copy.  A step is over (moves (5), (6), pop) at
+ * the int3 that ends a stepped copy or, for a boostable instruction with
+ * a post handler, in kprobe_post_trampoline_handler(); an EMULATE
+ * instruction is computed in the trap (moves (2), (4)).  A re-entered hit
+ * pushes only to step a copy: an emulated instruction completes in the
+ * trap, a boostable one runs its boosted copy, one whose detour is
+ * published goes on in the detour.  Pushes nest as exception contexts do
+ * (handler -> NMI -> #MC -> #DB).  kprobe_ctlblk::saved_irq is the probed
+ * context's EFLAGS.IF, cleared while a copy is stepped, so that only an
+ * NMI or a machine check comes in between.
  *
  * A boosted hit is over before the CPU leaves the int3 handler: it goes
  * IDLE and resumes in the boosted copy with the probed context's EFLAGS

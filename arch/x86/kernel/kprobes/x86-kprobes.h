@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * x86 kprobes: what core.c, decode.c, emulate.c, ftrace.c, opt.c and
- * kretprobe.c share.  The per-CPU state machine is documented in
+ * kretprobe.c share.  The per-CPU state machine is drawn in
+ * <asm-generic/kprobes-cpu.h>, what its moves are on x86 is in
  * <asm/kprobes.h>; what the generic core offers and expects is the
  * contract in <linux/kprobes_arch.h>, the only core header used here.
  *

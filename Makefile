@@ -19,8 +19,11 @@ export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT KP_NOTRUN MATRIX_C
 	BENCH_CONFIG BENCH_FLAVOURS BENCH_MASS BENCH_ITERS BENCH_REPS BENCH_NO_BUILD \
 	SERIES_CONFIGS SERIES_TARGETS
 
-FLAVOUR		:= $(if $(filter 1,$(BASELINE)),baseline,ours)$(if $(filter i386 x86_32,$(ARCH)),-i386)$(if $(filter riscv64 riscv,$(ARCH)),-riscv64)$(if $(filter ppc64le ppc64el powerpc64le,$(ARCH)),-ppc64le)$(if $(filter 1,$(PREEMPT)),-preempt)$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(PROD)),-prod)
 T		:= tools/testing/kprobes
+# The flavour directory (ours, ours-i386, ...): the scripts know the
+# architectures (tools/testing/kprobes/arch/), this file does not.
+FLAVOUR_ENV	:= BASELINE='$(BASELINE)' PREEMPT='$(PREEMPT)' DEBUG='$(DEBUG)' PROD='$(PROD)' ARCH='$(ARCH)' BUILD='$(BUILD)'
+FLAVOUR		:= $(shell $(FLAVOUR_ENV) $(T)/flavour.sh)
 
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
@@ -32,14 +35,14 @@ help:
 	@echo '  deps       install missing host packages (as root), or name them'
 	@echo '  prepare    lay out the work tree: base + overlay + patches/'
 	@echo '  config     configure from kernel/configs/kprobes-test.config'
-	@echo '  build      build bzImage (riscv64: Image, ppc64le: vmlinux) and modules (ccache)'
+	@echo '  build      build the kernel image (the ARCH'"'"'s IMAGE: bzImage, Image, vmlinux...) and modules (ccache)'
 	@echo '  initramfs  build the busybox initramfs'
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
-	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; x86-64, riscv64; built flavour)'
-	@echo '  matrix     the built-only configurations: Debian amd64 (compile), KPROBES=n'
+	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; arches with HITCOUNT_GDB; built flavour)'
+	@echo '  matrix     the built-only configurations: Debian amd64, KPROBES=n, the gate (every arch, compile)'
 	@echo '  series     the overlay as a git patch series, $(BUILD)/series/; checks am, checkpatch, maintainers'
 	@echo '  series-check  build the kernel after each patch of the series (ccache), stop at a broken one'
 	@echo '  clean      remove the flavour directories (keep the base extraction)'
@@ -52,18 +55,17 @@ help:
 	@echo '  DEBUG=1    x86-64: boot the same kernel with preempt=full kmemleak=on (results in *-debug dirs)'
 	@echo '  PROD=1     production config, no lockdep (+ kprobes-test-prod.config), *-prod dirs'
 	@echo '  BENCH_CONFIG=  what make bench measures: prod (PROD=1 config) or debug [prod]'
-	@echo '  ARCH=i386  32-bit kernel and guest (+ kprobes-test-i386.config), *-i386 dirs'
-	@echo '  ARCH=riscv64  cross-built riscv64 kernel, qemu-system-riscv64 (+ kprobes-test-riscv64.config), *-riscv64 dirs'
-	@echo '  ARCH=ppc64le  cross-built ppc64le kernel, qemu-system-ppc64 pseries (+ kprobes-test-ppc64le.config), *-ppc64le dirs'
+	@echo '  ARCH=      the architecture, one of $(T)/arch/*.sh [x86_64]; those make check boots:'
+	@$(FLAVOUR_ENV) $(T)/flavour.sh --help-arches | sed 's/^/  /'
 	@echo '  JOBS=      kernel build jobs [$(JOBS)]'
-	@echo '  TIMEOUT=   seconds before a boot counts as hung [900, riscv64 and ppc64le 1500; shell: none]'
+	@echo '  TIMEOUT=   seconds before a boot counts as hung [the ARCH'"'"'s BOOT_TIMEOUT, 900 unless its arch file says; DEBUG=1: 1500; shell: none]'
 	@echo '  ICOUNT=1   deterministic QEMU instruction counting'
 	@echo '  ACCEL=     QEMU accelerator [tcg,thread=single]'
 	@echo '  KP_INIT_HANG=1  make the guest hang (tests the timeout)'
 	@echo '  KP_APPEND= extra kernel command-line arguments'
 	@echo '  KP_NOTRUN=none  run the kselftests an arch lists as hanging its guest (mkinitramfs.sh)'
 	@echo '  KP_BUILT=1 check: boot what make initramfs has just built, no build step'
-	@echo '  MATRIX_CELLS=  matrix cells to run [debian nokprobes]'
+	@echo '  MATRIX_CELLS=  matrix cells to run (gate-NAME: one architecture'"'"'s row) [debian nokprobes gate]'
 	@echo '  SERIES_CONFIGS=  what series-check builds: test (the flavour'"'"'s config), nokprobes (KPROBES=n) [test]'
 
 deps:

@@ -9,8 +9,9 @@
 # $BUILD/<flavour>/boot.result for parse.py.
 #
 # Environment:
-#   TIMEOUT=SECS     stop QEMU after SECS (default 900, riscv64 and ppc64le
-#                    1500; none for shell)
+#   TIMEOUT=SECS     stop QEMU after SECS (default: the arch's BOOT_TIMEOUT,
+#                    900 unless its file says otherwise, 1500 for DEBUG=1;
+#                    none for shell)
 #   ICOUNT=1         deterministic instruction counting (-icount shift=0)
 #   ACCEL=...        QEMU accelerator (default tcg,thread=single, see below)
 #   KP_INIT_HANG=1   make /init hang, to test the timeout
@@ -19,14 +20,19 @@
 #                    (hitcount.sh: its gdbstub)
 #   KP_LOG_PREFIX=   prefix of this boot's files in the flavour dir, instead
 #                    of the mode's ("bench-" for bench, none otherwise)
+#   KP_DRY_RUN=1     print the timeout and the QEMU command line, boot
+#                    nothing (no file is written)
 #
-# The guest stops QEMU through the isa-debug-exit device (riscv64: the
-# sifive_test device, written so as to give the same), which makes QEMU
-# exit with status (guest status << 1) | 1.  Any other ending - a timeout, a
+# What QEMU runs (machine, CPU, memory, console, kernel arguments) is the
+# architecture's file, arch/<name>.sh, and so is how the guest ends (EXIT):
+# with EXIT=debug-exit the guest stops QEMU through an exit device (x86:
+# isa-debug-exit; riscv64: the sifive_test device, written so as to give
+# the same), which makes QEMU exit with status (guest status << 1) | 1.  Any other ending - a timeout, a
 # panic (panic=-1 reboots, -no-reboot turns that into an exit with status 0),
 # a QEMU error - is a failure, and so is a console without the guest's
 # "kp: guest done" marker.
-# ppc64le (pseries) has no exit device: kp-exit powers the machine off for
+# EXIT=panic, for a machine without an exit device (ppc64le's pseries):
+# kp-exit powers the machine off for
 # status 0 (QEMU exits with 0) and, for any other status, prints "kp-exit:
 # panic on purpose: guest status N" and panics the kernel, which QEMU
 # (-action panic=exit-failure) turns into exit status 1.  There a power-off
@@ -37,7 +43,7 @@
 # Hang diagnosis: in run and check mode QEMU reads its console input from a
 # pipe that this script holds.  DUMP_LEAD seconds before the timeout the
 # script types into it: the QEMU monitor's "info registers -a" (where every
-# CPU is), then serial BREAK (ppc64le's hvc0: ^O) + sysrq l (backtrace of
+# CPU is), then serial BREAK (SYSRQ=ctrl-o, hvc0: ^O) + sysrq l (backtrace of
 # all CPUs), w (blocked tasks) and d (locks held).  The console line where that starts goes to
 # boot.result, so that parse.py can tell the dump from the failure.
 
@@ -46,9 +52,12 @@
 
 MODE=${1:-run}
 case $MODE in
-# riscv64 under TCG runs the same tests in 11 - 13 minutes (2 CPUs shared),
-# ppc64le's are as slow.
-run|check|bench)	TIMEOUT=${TIMEOUT:-$([ -n "$KP_CROSS" ] || [ "$KP_BOOT_CONFIG" = -debug ] && echo 1500 || echo 900)} ;;
+# The debug boot (DEBUG=1) takes longer than the default one.
+run|check|bench)	if [ "$KP_BOOT_CONFIG" = -debug ]; then
+			TIMEOUT=${TIMEOUT:-1500}
+		else
+			TIMEOUT=${TIMEOUT:-$(kp_arch BOOT_TIMEOUT)}
+		fi ;;
 shell)		TIMEOUT=${TIMEOUT:-0} ;;
 *)		die "unknown mode '$MODE' (run, check, bench or shell)" ;;
 esac
@@ -70,31 +79,23 @@ CONSOLE=$KP_DIR/${P}console.log
 RESULT=$KP_DIR/${P}boot.result
 DUMP_LINE=$KP_DIR/${P}hang-dump.line
 
-mkdir -p "$KP_DIR"
-[ -f "$KERNEL" ] || die "no $KERNEL; run make build"
-[ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
-command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU missing; run make deps"
-
-# ppc64le: the PAPR hypervisor console (spapr-vty) is hvc0; the kernel
-# writes to it through hypervisor calls from early boot on (udbg).
-console=ttyS0
-[ "$KP_ARCH" = ppc64le ] && console=hvc0
-append="console=$console panic=-1 kp.mode=$MODE"
-# riscv64: the SBI console until the 8250 driver takes over, so that a
-# panic before it (which hangs QEMU there) still shows on the console.
-[ "$KP_ARCH" = riscv64 ] && append="earlycon=sbi $append"
-[ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
-# x86: under TCG the guest's TSC is the host's, but the kernel calibrates
-# it against the emulated PIT, which fails on a busy host (seen in CI
-# beside a build: "Unable to calibrate against PIT"); sched_clock is then
-# jiffies, every event of a jiffy has the same timestamp, and the trace's
-# merge of the per-CPU buffers interleaves two CPUs' events at random
-# (ftracetest's kretprobe_entry_arg.tc reads the line after an entry event
-# as its return event).  The x86-tsc trace clock reads the TSC itself:
-# the trace keeps the order in which events happened.
-case $KP_ARCH in
-"" | i386) append+=" trace_clock=x86-tsc" ;;
+DRY=${KP_DRY_RUN:-}
+if [ "$DRY" != 1 ]; then
+	mkdir -p "$KP_DIR"
+	[ -f "$KERNEL" ] || die "no $KERNEL; run make build"
+	[ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
+	command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU missing; run make deps"
+fi
+EXIT=$(kp_arch EXIT)
+case $EXIT in
+debug-exit|panic)	;;
+*)		die "arch/${KP_ARCH:-x86_64}.sh: EXIT must be debug-exit or panic, not '$EXIT'" ;;
 esac
+
+append="console=$(kp_arch CONSOLE) panic=-1 kp.mode=$MODE"
+[ -n "$(kp_arch APPEND_FIRST)" ] && append="$(kp_arch APPEND_FIRST) $append"
+[ "${KP_INIT_HANG:-}" = 1 ] && append+=" kp.hang=1"
+[ -n "$(kp_arch APPEND)" ] && append+=" $(kp_arch APPEND)"
 # The debug boot (DEBUG=1): the same x86-64 kernel with full preemption
 # and kmemleak on, for KUnit, the module tests and the kselftests (the
 # fault-injection one among them); ftracetest's cases, which exercise the
@@ -102,15 +103,12 @@ esac
 [ "$KP_BOOT_CONFIG" = -debug ] && append+=" preempt=full kmemleak=on kp.ftrace=0"
 [ -n "${KP_APPEND:-}" ] && append+=" $KP_APPEND"
 
-# x86: two sockets of one core each: without ACPI the kernel learns the
-# CPUs from SeaBIOS's MP table, which lists one CPU per socket.
-# riscv64: the virt machine, OpenSBI 1.1 (qemu-system-data) as its
-# firmware; its sifive_test device, which kp-exit writes, is always there.
-# ppc64le: the pseries machine (a PAPR guest, TCG) with QEMU's minimal
-# Open Firmware, VOF (x-vof=on: vof.bin, qemu-system-data), which enters
-# vmlinux's prom_init at once, where SLOF takes seconds; a POWER9 CPU
-# (radix MMU).  -serial gives the machine its spapr-vty (hvc0).  A guest
-# panic (RTAS ibm,os-term) makes QEMU exit with status 1, see above.
+# The machine: the arch's MACHINE, -smp SMP (SMP_ICOUNT under ICOUNT=1),
+# QEMU_EXTRA, MEM.
+smp=$(kp_arch SMP)
+[ "${ICOUNT:-}" = 1 ] && [ -n "$(kp_arch SMP_ICOUNT)" ] && smp=$(kp_arch SMP_ICOUNT)
+read -ra machine <<< "$(kp_arch MACHINE)"
+read -ra extra <<< "$(kp_arch QEMU_EXTRA)"
 # shellcheck disable=SC2054 # the commas belong to QEMU options
 qemu=(
 	"$KP_QEMU"
@@ -124,37 +122,20 @@ qemu=(
 	-kernel "$KERNEL"
 	-initrd "$INITRD"
 	-append "$append"
+	"${machine[@]}"
+	-smp "$smp"
+	"${extra[@]}"
 )
-if [ "$KP_ARCH" = riscv64 ]; then
-	# Under -icount, QEMU 7.2's riscv64 virt machine with two harts stops
-	# making progress as soon as the guest patches text (stop_machine():
-	# measured, the guest's clock runs, no task gets scheduled again);
-	# with one hart it runs.  The bench's per-hit numbers do not depend
-	# on the second CPU.
-	if [ "${ICOUNT:-}" = 1 ]; then
-		qemu+=(-M virt -bios default -smp 1)
-	else
-		qemu+=(-M virt -bios default -smp 2)
-	fi
-elif [ "$KP_ARCH" = ppc64le ]; then
-	# shellcheck disable=SC2054 # the commas belong to QEMU options
-	qemu+=(-M pseries,x-vof=on -cpu power9 -smp 2
-	       -action panic=exit-failure)
-else
-	# shellcheck disable=SC2054 # the commas belong to QEMU options
-	qemu+=(-smp 2,sockets=2,cores=1,threads=1
-	       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
-fi
 [ "${ICOUNT:-}" = 1 ] && qemu+=(-icount shift=0)
 # shellcheck disable=SC2206 # split on purpose: several arguments
 [ -n "${KP_QEMU_ARGS:-}" ] && qemu+=($KP_QEMU_ARGS)
-# ARCH=i386: lowmem only (CONFIG_NOHIGHMEM keeps 896 MB).  The default
-# CPU (qemu32) has what the 686 kernel needs; "-cpu max" would be an AMD
-# CPU that the 32-bit kernel warns about with SMP, and would add SMAP.
-if [ "$KP_ARCH" = i386 ]; then
-	qemu+=(-m 768M)
-else
-	qemu+=(-m 1G)
+qemu+=(-m "$(kp_arch MEM)")
+
+if [ "$DRY" = 1 ]; then
+	echo "timeout=$TIMEOUT"
+	printf '%q ' "${qemu[@]}"
+	echo
+	exit 0
 fi
 
 # Type the hang diagnosis into QEMU's console input (see above) after $1 s.
@@ -175,7 +156,7 @@ hang_dump()
 	printf '\001c'				# mux: back to the serial port
 	sleep 1
 	for key in l w d; do
-		if [ "$KP_ARCH" = ppc64le ]; then
+		if [ "$(kp_arch SYSRQ)" = ctrl-o ]; then
 			printf '\017'		# hvc0: ^O is its sysrq key
 		else
 			printf '\001b'		# mux: serial BREAK
@@ -215,22 +196,22 @@ set -e
 elapsed=$(( $(now) - start ))
 
 status=
-# ppc64le: the status kp-exit's deliberate panic reports, and /init's.
+# EXIT=panic: the status kp-exit's deliberate panic reports, and /init's.
 panic_status=$(sed -n 's/.*kp-exit: panic on purpose: guest status \([0-9][0-9]*\).*/\1/p' \
 	"$CONSOLE" 2>/dev/null | tail -n 1)
 done_status=$(sed -n 's/.*kp: guest done status=\([0-9][0-9]*\).*/\1/p' \
 	"$CONSOLE" 2>/dev/null | tail -n 1)
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	result="timeout: QEMU killed after ${TIMEOUT}s"
-elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 0 ] && [ "$done_status" = 0 ]; then
+elif [ "$EXIT" = panic ] && [ "$rc" = 0 ] && [ "$done_status" = 0 ]; then
 	status=0
 	result="guest status 0 (power-off)"
-elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 1 ] && [ -n "$panic_status" ]; then
+elif [ "$EXIT" = panic ] && [ "$rc" = 1 ] && [ -n "$panic_status" ]; then
 	status=$panic_status
 	result="guest status $status (kp-exit's panic on purpose)"
-elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 1 ]; then
+elif [ "$EXIT" = panic ] && [ "$rc" = 1 ]; then
 	result="kernel panic (QEMU exited with 1, -action panic=exit-failure)"
-elif [ "$KP_ARCH" = ppc64le ] && [ "$rc" = 0 ]; then
+elif [ "$EXIT" = panic ] && [ "$rc" = 0 ]; then
 	result="power-off or reboot without kp-exit's status 0"
 elif [ "$rc" = 0 ]; then
 	result="no kp-exit: the guest stopped by itself (panic, reboot or power-off)"

@@ -6,21 +6,23 @@
 # As root, missing packages are installed with apt-get; otherwise the
 # missing packages are named and the script fails.
 #
-# ARCH=i386 also needs gcc-12-multilib (gcc -m32 -static for the guest's
-# helpers; not gcc-multilib, which conflicts with the riscv64 cross gcc)
-# and a 32-bit static userland: Debian's busybox-static:i386 and
-# bash-static:i386, downloaded with "apt-get download" (the i386
+# An architecture other than x86-64 also needs the packages of its file's
+# PACKAGES (arch/<name>.sh: its QEMU, gcc-12-multilib for i386's gcc -m32,
+# ...), the cross compiler and binutils of its CROSS (gcc-<triplet>,
+# binutils-<triplet>), and a static userland of that architecture
+# (USERLAND):
+#
+# USERLAND=debian (i386): Debian's busybox-static:<DEB_ARCH> and
+# bash-static:<DEB_ARCH>, downloaded with "apt-get download" (the
 # architecture is added to dpkg if it is not there) and unpacked with
-# dpkg-deb -x into $BUILD/i386-userland, so nothing of the host's amd64
+# dpkg-deb -x into $BUILD/<arch>-userland, so nothing of the host's amd64
 # system changes.
 #
-# The cross architectures, ARCH=riscv64 and ARCH=ppc64le, need the cross
-# compiler and static libc (gcc-<triplet>, binutils-<triplet>,
-# libc6-dev-<debian arch>-cross), their QEMU (riscv64: qemu-system-misc
-# with OpenSBI from qemu-system-data; ppc64le: qemu-system-ppc with VOF
-# from qemu-system-data) and a static userland of that architecture.
-# Debian 12 has no riscv64 port, so there is no busybox-static:riscv64 to
-# download, and one way serves both: the userland is built here from
+# USERLAND=source (riscv64, ppc64le): the static libc of the cross
+# compiler (libc6-dev-<DEB_ARCH>-cross), and the userland is built from
+# source.  Debian 12 has no riscv64 port, so there is no
+# busybox-static:riscv64 to download, and one way serves every cross
+# architecture: the userland is built here from
 # Debian's own source packages of busybox and bash (the versions the x86
 # guests run), fetched with "apt-get source" through a private apt state
 # in $BUILD/<arch>-src (deb-src lines made from the host's own apt
@@ -28,6 +30,8 @@
 # dpkg-source, configured as Debian configures busybox-static and
 # bash-static, and cross-compiled statically into $BUILD/<arch>-userland
 # (about 2.5 minutes of CPU).
+#
+# KP_DRY_RUN=1: print the package:test pairs that would be checked.
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -66,40 +70,41 @@ REQUIRED=(
 OPTIONAL=(
 	"bash-static:/usr/bin/bash-static"
 )
-case $KP_ARCH in
-i386)
-	REQUIRED+=(
-		"gcc-12-multilib:static-libc32"
-		"qemu-system-x86:qemu-system-i386"
-	) ;;
-riscv64)
-	REQUIRED+=(
-		"qemu-system-misc:qemu-system-riscv64"
-		"qemu-system-data:/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin"
-	) ;;
-ppc64le)
-	REQUIRED+=(
-		"qemu-system-ppc:qemu-system-ppc64"
-		"qemu-system-data:/usr/share/qemu/vof.bin"
-	) ;;
-esac
-# Every cross architecture: the cross compiler, binutils and static libc,
-# and what building the userland from source takes.
-if [ -n "$KP_CROSS_USERLAND" ]; then
+# The architecture's own (arch/<name>.sh).
+# shellcheck disable=SC2207 # a list, one entry a word
+REQUIRED+=($(kp_arch PACKAGES))
+# Every cross architecture: the cross compiler and binutils.
+if [ -n "$KP_CROSS" ]; then
 	REQUIRED+=(
 		"gcc-${KP_CROSS%-}:${KP_CROSS}gcc"
 		"binutils-${KP_CROSS%-}:${KP_CROSS}strip"
+	)
+fi
+# A userland built from source: the static libc of the cross compiler,
+# and what building takes.
+if [ -n "$KP_CROSS_USERLAND" ]; then
+	REQUIRED+=(
 		"libc6-dev-$KP_DEB_ARCH-cross:static-libc-cross"
 		"dpkg-dev:dpkg-source"
 		"bzip2:bzip2"
 	)
 fi
-# The i386 userland: package, file it must leave in $KP_USERLAND/bin.
-# The cross ones have the same files, built from the source packages.
-I386_USERLAND=(
+# The userland of an architecture that is not the host's: package, file
+# it must leave in $KP_USERLAND/bin (downloaded, or built from the source
+# packages).
+USERLAND_PKGS=(
 	"busybox-static:busybox"
 	"bash-static:bash-static"
 )
+
+if [ "${KP_DRY_RUN:-}" = 1 ]; then
+	echo "== required"
+	printf '%s\n' "${REQUIRED[@]}" | sort -u
+	echo "== optional"
+	printf '%s\n' "${OPTIONAL[@]}"
+	echo "userland=$KP_CROSS_USERLAND"
+	exit 0
+fi
 
 # Static libc, for the guest's kp-exit helper.
 static_libc()
@@ -110,13 +115,13 @@ static_libc()
 	[ -f "$libc" ]
 }
 
-# The same for gcc -m32 (gcc-12-multilib, not gcc-multilib, which
-# conflicts with the riscv64 cross compiler): a static 32-bit program that
-# includes kernel headers links, with the flags the guest's helpers get.
+# The same for gcc -m32 (i386: gcc-12-multilib): a static 32-bit program
+# that includes kernel headers links, with the flags the guest's helpers
+# get.
 static_libc32()
 {
 	printf '#include <errno.h>\n#include <linux/perf_event.h>\nint main(void) { return EINVAL; }\n' |
-		gcc -m32 -idirafter /usr/include/x86_64-linux-gnu -static \
+		gcc "${KP_GUEST_CFLAGS[@]}" -static \
 			-x c - -o /dev/null 2>/dev/null
 }
 
@@ -145,6 +150,8 @@ present()
 	static-libc32)	static_libc32 ;;
 	static-libc-cross)	static_libc_cross ;;
 	static-busybox)	static_busybox ;;
+	dpkg-installed)	dpkg-query -W -f='${Status}' "$2" 2>/dev/null |
+				grep -q ' installed$' ;;
 	/*)		[ -e "$1" ] ;;
 	*)		command -v "$1" >/dev/null 2>&1 ;;
 	esac
@@ -156,44 +163,51 @@ missing_pkgs()
 
 	for entry in "$@"; do
 		pkg=${entry%%:*}
+		# A package without a test: dpkg says.
+		if [ "$pkg" = "$entry" ]; then
+			present dpkg-installed "$pkg" || echo "$pkg"
+			continue
+		fi
 		present "${entry#*:}" || echo "$pkg"
 	done
 }
 
-# The userland packages (i386 or a cross one) not unpacked or built yet.
+# The userland packages (USERLAND=debian or source) not unpacked or built
+# yet.
 missing_userland()
 {
 	local entry
 
-	[ -n "$KP_ARCH" ] || return 0
-	for entry in "${I386_USERLAND[@]}"; do
+	[ "$(kp_arch USERLAND)" != host ] || return 0
+	for entry in "${USERLAND_PKGS[@]}"; do
 		[ -x "$KP_USERLAND/bin/${entry#*:}" ] || echo "${entry%%:*}"
 	done
 }
 
-# Download the i386 packages $@ and unpack them into $KP_USERLAND; on a
-# cross architecture, build the userland instead.
+# Download the packages $@ of $KP_DEB_ARCH and unpack them into
+# $KP_USERLAND (USERLAND=debian); with USERLAND=source, build the userland
+# instead.
 install_userland()
 {
-	local tmp pkg deb
+	local tmp pkg deb a=$KP_DEB_ARCH
 
 	if [ -n "$KP_CROSS_USERLAND" ]; then
 		build_userland_cross
 		return
 	fi
-	if ! dpkg --print-foreign-architectures | grep -x i386 > /dev/null; then
-		note "adding the i386 architecture to dpkg"
-		dpkg --add-architecture i386
+	if ! dpkg --print-foreign-architectures | grep -x "$a" > /dev/null; then
+		note "adding the $a architecture to dpkg"
+		dpkg --add-architecture "$a"
 		apt-get update
 	fi
-	tmp=$BUILD/i386-debs
+	tmp=$BUILD/$a-debs
 	rm -rf "$tmp"
 	mkdir -p "$tmp" "$KP_USERLAND/bin"
 	for pkg in "$@"; do
-		if ! (cd "$tmp" && apt-get download "$pkg:i386"); then
+		if ! (cd "$tmp" && apt-get download "$pkg:$a"); then
 			apt-get update
-			(cd "$tmp" && apt-get download "$pkg:i386") ||
-				die "cannot download $pkg:i386"
+			(cd "$tmp" && apt-get download "$pkg:$a") ||
+				die "cannot download $pkg:$a"
 		fi
 	done
 	for deb in "$tmp"/*.deb; do
@@ -208,8 +222,8 @@ install_userland()
 	done
 	rm -rf "$tmp"
 	[ -z "$(missing_userland)" ] ||
-		die "the i386 userland is incomplete: $(missing_userland | xargs)"
-	note "i386 userland in $KP_USERLAND: $(cd "$KP_USERLAND/bin" && echo *)"
+		die "the $KP_ARCH userland is incomplete: $(missing_userland | xargs)"
+	note "$KP_ARCH userland in $KP_USERLAND: $(cd "$KP_USERLAND/bin" && echo *)"
 }
 
 # deb-src lines for the Debian archives that the host's apt takes the

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hitcount.sh - where the instructions of a probe hit go (x86-64, riscv64).
+# hitcount.sh - where the instructions of a probe hit go (the arches with
+# HITCOUNT_GDB in their arch/<name>.sh: x86-64, riscv64).
 #
 # Boots the flavour's kernel and initramfs (build them first: "make
 # initramfs PROD=1" for the bench's production config) through boot.sh
@@ -22,11 +23,16 @@
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-case $KP_ARCH in
-'')		gdb=gdb ;;
-riscv64)	gdb='gdb-multiarch' ;;
-*)		die "x86-64 and riscv64 only (hitcount.py knows their calls)" ;;
-esac
+# The arch's HITCOUNT_GDB: empty where hitcount.py does not know the calls.
+gdb=$(kp_arch HITCOUNT_GDB)
+if [ -z "$gdb" ]; then
+	known=
+	for a in "${KP_ARCHES[@]}"; do
+		# shellcheck disable=SC2031 # an index, not a variable
+		[ -n "${KP_ARCHDATA[$a.HITCOUNT_GDB]}" ] && known+=" $a"
+	done
+	die "only${known:-} (hitcount.py knows their calls)"
+fi
 command -v "$gdb" >/dev/null || die "$gdb missing (apt-get install $gdb)"
 KERNEL=$KP_OBJ/$KP_IMAGE_PATH
 INITRD=$KP_TREE/initramfs.cpio.gz

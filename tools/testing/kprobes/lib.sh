@@ -17,12 +17,11 @@
 #             kmemleak=on; its console and results go to *-debug/
 #   PROD      1: the production configuration of make bench, without the
 #             debug options (flavour dir *-prod, kprobes-test-prod.config)
-#   ARCH      x86_64 (default), i386 (the 32-bit kernel and guest: flavour
-#             dir *-i386, kprobes-test-i386.config merged last), riscv64
-#             (cross-built, qemu-system-riscv64: flavour dir *-riscv64,
-#             kprobes-test-riscv64.config merged last) or ppc64le (alias
-#             ppc64el; cross-built, qemu-system-ppc64 -M pseries: flavour
-#             dir *-ppc64le, kprobes-test-ppc64le.config merged last)
+#   ARCH      x86_64 (default) or another architecture of arch/<name>.sh
+#             (or one of its ALIASES): its flavour dirs are *-<name>, its
+#             kprobes-test-<name>.config is merged last.  What the harness
+#             knows of an architecture is that file; its keys and their
+#             defaults are described in arch-defaults.sh.
 #
 # Layout under $BUILD:
 #
@@ -33,9 +32,7 @@
 #                        results: console.log, boot.result, kunit.json;
 #                        ours-preempt/ and
 #                        baseline-preempt/ with PREEMPT=1, ours-i386/ and
-#                        baseline-i386/ with ARCH=i386, ours-riscv64/ and
-#                        baseline-riscv64/ with ARCH=riscv64, ours-ppc64le/
-#                        and baseline-ppc64le/ with ARCH=ppc64le):
+#                        baseline-i386/ with ARCH=i386, and so on):
 #     src/                 the kernel work tree (pristine + overlay + patches)
 #     obj/                 kbuild's O= object directory
 #     modroot/             modules_install output
@@ -43,10 +40,10 @@
 #     initramfs.cpio.gz    the initramfs image
 #     console.log          serial console of the last boot
 #     boot.result          how the last boot ended (written by boot.sh)
-#   i386-userland/       ARCH=i386: Debian's i386 busybox and bash-static
-#   riscv64-userland/    ARCH=riscv64: busybox and bash-static built from
-#                        Debian's sources (deps.sh)
-#   ppc64le-userland/    ARCH=ppc64le: the same, for ppc64le
+#   <arch>-userland/     the guest's busybox and bash-static, when not the
+#                        host's (USERLAND=debian: Debian's packages, e.g.
+#                        i386; USERLAND=source: built from Debian's sources
+#                        by deps.sh, e.g. riscv64, ppc64le)
 
 set -euo pipefail
 
@@ -120,87 +117,105 @@ case $PROD in
 		exit 2 ;;
 esac
 
-# ARCH=i386: the 32-bit configuration.  Kbuild gets ARCH=i386 (which
-# turns CONFIG_64BIT off), the fragment kprobes-test-i386.config is merged
-# after the others, the guest runs in qemu-system-i386 with a 32-bit
-# userland (Debian's i386 busybox-static and bash-static, unpacked by
-# deps.sh into $BUILD/i386-userland; helpers built with gcc -m32).
-# The cross architectures, riscv64 and ppc64le: kbuild gets the kernel's
-# name of the architecture (riscv, powerpc) and the Debian cross tools
-# (KP_CROSS: riscv64-linux-gnu-, powerpc64le-linux-gnu-),
-# kprobes-test-$KP_ARCH.config is merged last, the guest runs in
-# $KP_QEMU (riscv64: -M virt with OpenSBI; ppc64le: -M pseries with
-# QEMU's own firmware, VOF).  deps.sh builds their userland, busybox and
-# bash statically from Debian's source packages with the cross compiler,
-# into $BUILD/$KP_ARCH-userland (Debian 12 has no riscv64 port to
-# download binaries from; for ppc64el it could, but one way for both
-# keeps one code path), and the guest's helpers are cross-compiled.
-# KP_ARCH is empty for x86-64, where kbuild is not given ARCH at all (so
-# that the existing x86-64 builds keep their configuration untouched).
+# ARCH: what the harness knows of an architecture is its file,
+# arch/<name>.sh (keys and defaults: arch-defaults.sh).  kp_arch_load
+# reads every file, each sourced in a subshell of its own (so that one
+# file's keys, or the environment's, do not leak into another's), into
+# KP_ARCHDATA[<name>.<KEY>]; a key that arch-defaults.sh does not list is
+# an error.  The settings of the selected architecture follow from its
+# file: kbuild gets KARCH and CROSS (KP_KBUILD_ARCH), its fragment
+# kprobes-test-<name>.config is merged last, the guest runs in its QEMU.
+# KP_ARCH is the canonical name, empty for x86-64, where kbuild is not
+# given ARCH at all (so that the existing x86-64 builds keep their
+# configuration untouched) and the flavour dirs have no suffix.
+KP_ARCH_FILES=("$KP_TOOLS"/arch/*.sh)
+kp_arch_load()
+{
+	local f line keys=" "
+
+	# The keys: what arch-defaults.sh assigns (read as text, without a
+	# command: every script sources this).
+	while IFS= read -r line; do
+		[[ $line =~ ^([A-Z][A-Z0-9_]*)= ]] && keys+="${BASH_REMATCH[1]} "
+	done < "$KP_TOOLS/arch-defaults.sh"
+	echo "KP_ARCHDATA=("
+	for f in "${KP_ARCH_FILES[@]}"; do
+		while IFS= read -r line; do
+			[[ $line =~ ^([A-Za-z_][A-Za-z0-9_]*)= ]] || continue
+			[[ $keys == *" ${BASH_REMATCH[1]} "* ]] || {
+				echo "$KP_PROG: $f: unknown key ${BASH_REMATCH[1]} (see arch-defaults.sh)" >&2
+				return 1
+			}
+		done < "$f"
+		(
+			name=${f##*/}
+			name=${name%.sh}
+			# shellcheck disable=SC2086 # the keys, one word each
+			unset $keys
+			# shellcheck source=arch-defaults.sh
+			. "$KP_TOOLS/arch-defaults.sh"
+			# shellcheck disable=SC1090 # one of arch/*.sh
+			. "$f"
+			for k in $keys; do
+				printf '[%q]=%q\n' "$name.$k" "${!k}"
+			done
+		) || return 1
+	done
+	echo ")"
+}
+declare -A KP_ARCHDATA
+kp_arch_data=$(kp_arch_load) || exit 2
+eval "$kp_arch_data"
+unset kp_arch_data
+# The architectures: every file's name (those with BOOT=1 boot).
+KP_ARCHES=("${KP_ARCH_FILES[@]##*/}")
+KP_ARCHES=("${KP_ARCHES[@]%.sh}")
+# kp_arch KEY - the selected architecture's value of KEY.
+kp_arch()
+{
+	printf '%s' "${KP_ARCHDATA[$KP_ARCH_NAME.$1]}"
+}
+
 ARCH=${ARCH:-}
-case $ARCH in
-i386|x86_32)	KP_ARCH=i386 ;;
-riscv64|riscv)	KP_ARCH=riscv64 ;;
-ppc64le|ppc64el|powerpc64le)	KP_ARCH=ppc64le ;;
-''|x86|x86_64)	KP_ARCH= ;;
-*)		echo "$KP_PROG: ARCH must be x86_64, i386, riscv64 or ppc64le, not '$ARCH'" >&2
-		exit 2 ;;
-esac
+KP_ARCH_NAME=
+for kp_a in "${KP_ARCHES[@]}"; do
+	# shellcheck disable=SC2031 # an index, not the file's variable
+	for kp_n in "$kp_a" ${KP_ARCHDATA[$kp_a.ALIASES]}; do
+		[ "${ARCH:-x86_64}" = "$kp_n" ] && KP_ARCH_NAME=$kp_a
+	done
+done
+[ -n "$KP_ARCH_NAME" ] || {
+	echo "$KP_PROG: ARCH must be one of ${KP_ARCHES[*]} (tools/testing/kprobes/arch/), not '$ARCH'" >&2
+	exit 2
+}
+KP_ARCH=$KP_ARCH_NAME
+[ "$KP_ARCH" = x86_64 ] && KP_ARCH=
 KP_ARCH_SUFFIX=${KP_ARCH:+-$KP_ARCH}
-# The guest's static userland, the compiler of its helpers and their
-# flags, the kernel image that boot.sh boots (KP_IMAGE: kbuild target, and
-# its path under obj/) and the cross prefix of the binutils that handle
-# the guest's modules (strip).  KP_CROSS_USERLAND=1: deps.sh builds the
-# userland with the cross compiler (KP_DEB_ARCH: Debian's name of the
-# architecture, as in libc6-dev-<it>-cross).
+# The guest's static userland (KP_CROSS_USERLAND=1: deps.sh builds it with
+# the cross compiler; KP_DEB_ARCH: Debian's name of the architecture), the
+# compiler of its helpers and their flags, the kernel image that boot.sh
+# boots (KP_IMAGE: kbuild target, and its path under obj/) and the cross
+# prefix of the binutils that handle the guest's modules (strip).
 KP_USERLAND=$BUILD/${KP_ARCH:-x86_64}-userland
-KP_CROSS=
+KP_CROSS=$(kp_arch CROSS)
 KP_CROSS_USERLAND=
-KP_DEB_ARCH=
-KP_GUEST_CC=gcc
-KP_IMAGE=bzImage
-KP_IMAGE_PATH=arch/x86/boot/bzImage
-case $KP_ARCH in
-i386)
-	KP_BUSYBOX=$KP_USERLAND/bin/busybox
-	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
-	# <asm/*.h> for -m32 come from the x86-64 linux-libc-dev (they are
-	# bi-arch); gcc-multilib's /usr/include/asm link, which finds them
-	# otherwise, conflicts with every cross gcc (riscv64's included).
-	KP_GUEST_CFLAGS=(-m32 -idirafter /usr/include/x86_64-linux-gnu)
-	KP_QEMU=qemu-system-i386
-	KP_KBUILD_ARCH=(ARCH="$KP_ARCH") ;;
-riscv64)
-	KP_CROSS=riscv64-linux-gnu-
-	KP_DEB_ARCH=riscv64
-	KP_QEMU=qemu-system-riscv64
-	KP_IMAGE=Image
-	KP_IMAGE_PATH=arch/riscv/boot/Image
-	KP_KBUILD_ARCH=(ARCH=riscv CROSS_COMPILE="$KP_CROSS") ;;
-ppc64le)
-	# vmlinux itself: QEMU's pseries machine loads the ELF (-kernel), and
-	# its firmware (VOF, x-vof=on) enters it through prom_init.
-	KP_CROSS=powerpc64le-linux-gnu-
-	KP_DEB_ARCH=ppc64el
-	KP_QEMU=qemu-system-ppc64
-	KP_IMAGE=vmlinux
-	KP_IMAGE_PATH=vmlinux
-	KP_KBUILD_ARCH=(ARCH=powerpc CROSS_COMPILE="$KP_CROSS") ;;
-*)
+[ "$(kp_arch USERLAND)" = source ] && KP_CROSS_USERLAND=1
+KP_DEB_ARCH=$(kp_arch DEB_ARCH)
+KP_GUEST_CC=${KP_CROSS}gcc
+read -ra KP_GUEST_CFLAGS <<< "$(kp_arch GUEST_CFLAGS)"
+KP_QEMU=$(kp_arch QEMU)
+KP_IMAGE=$(kp_arch IMAGE)
+KP_IMAGE_PATH=$(kp_arch IMAGE_PATH)
+KP_IMAGE_PATH=${KP_IMAGE_PATH:-$KP_IMAGE}
+KP_BUSYBOX=$KP_USERLAND/bin/busybox
+KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
+if [ "$(kp_arch USERLAND)" = host ]; then
 	KP_BUSYBOX=/bin/busybox
 	KP_BASH_STATIC=/usr/bin/bash-static
-	KP_GUEST_CFLAGS=()
-	KP_QEMU=qemu-system-x86_64
-	KP_KBUILD_ARCH=() ;;
-esac
-# What every cross architecture shares.
-if [ -n "$KP_CROSS" ]; then
-	KP_CROSS_USERLAND=1
-	KP_GUEST_CC=${KP_CROSS}gcc
-	KP_BUSYBOX=$KP_USERLAND/bin/busybox
-	KP_BASH_STATIC=$KP_USERLAND/bin/bash-static
-	KP_GUEST_CFLAGS=()
 fi
+KP_KBUILD_ARCH=()
+[ -n "$(kp_arch KARCH)" ] && KP_KBUILD_ARCH+=(ARCH="$(kp_arch KARCH)")
+[ -n "$KP_CROSS" ] && KP_KBUILD_ARCH+=(CROSS_COMPILE="$KP_CROSS")
 
 [ -n "$KP_BOOT_CONFIG" ] && [ -n "$KP_ARCH" ] && {
 	echo "$KP_PROG: DEBUG=1 is a boot of the x86-64 test kernel; not with ARCH=$KP_ARCH" >&2
@@ -222,34 +237,18 @@ for kp_f in "${KP_CONFIG_FRAGMENTS[@]}"; do
 done
 
 # Upstream's kprobes implementation, deleted from the "ours" work tree before
-# our overlay goes in (see prepare.sh).
+# our overlay goes in (see prepare.sh): the common files and every
+# architecture's (its REMOVED).
 KP_REMOVED=(
 	kernel/kprobes.c
 	include/linux/kprobes.h
 	include/asm-generic/kprobes.h
-	arch/x86/kernel/kprobes
-	arch/x86/include/asm/kprobes.h
-	# riscv: kprobes and its rethook (whose only user there is kretprobes:
-	# fprobe needs DYNAMIC_FTRACE_WITH_REGS, which riscv 6.12 lacks).  The
-	# directory's Makefile is ours; uprobes.c and the decode-insn/
-	# simulate-insn pair it uses stay upstream's.
-	arch/riscv/kernel/probes/kprobes.c
-	arch/riscv/kernel/probes/rethook.c
-	arch/riscv/kernel/probes/rethook.h
-	arch/riscv/kernel/probes/rethook_trampoline.S
-	arch/riscv/kernel/probes/Makefile
-	arch/riscv/include/asm/kprobes.h
-	# powerpc: kprobes, its ftrace and jump-optimization halves, and its
-	# rethook (a kprobe on a trampoline).  Ours, rethook included, is
-	# arch/powerpc/kernel/probes/.
-	arch/powerpc/kernel/kprobes.c
-	arch/powerpc/kernel/kprobes-ftrace.c
-	arch/powerpc/kernel/optprobes.c
-	arch/powerpc/kernel/optprobes_head.S
-	arch/powerpc/kernel/rethook.c
-	arch/powerpc/include/asm/kprobes.h
 	samples/kprobes
 )
+for kp_a in "${KP_ARCHES[@]}"; do
+	# shellcheck disable=SC2206,SC2031 # a list, one path a word
+	KP_REMOVED+=(${KP_ARCHDATA[$kp_a.REMOVED]})
+done
 
 die()
 {

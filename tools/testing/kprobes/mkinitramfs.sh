@@ -5,18 +5,18 @@
 #
 # Contents:
 #   /init                  tools/testing/kprobes/init
-#   /bin/busybox + links   the host's busybox-static (ARCH=i386: Debian's
-#                          i386 one, unpacked by deps.sh; ARCH=riscv64,
-#                          ppc64le: built by deps.sh from Debian's source
-#                          package)
-#   /bin/bash              the host's bash-static, if installed (ARCH=i386,
-#                          riscv64, ppc64le: the one of deps.sh, as busybox)
+#   /bin/busybox + links   the host's busybox-static, or the arch's of
+#                          deps.sh (USERLAND=debian: Debian's package,
+#                          e.g. i386; USERLAND=source: built from Debian's
+#                          source package, e.g. riscv64, ppc64le)
+#   /bin/bash              the host's bash-static, if installed (or the
+#                          one of deps.sh, as busybox)
 #   /usr/bin/timeout       busybox's timeout, behind a wrapper that takes
 #                          coreutils' --foreground (the kselftest runner
 #                          passes it)
 #   /bin/kp-exit           guest/kp-exit.c, built statically here (with the
-#                          cross compiler on riscv64 and ppc64le, as the
-#                          kselftests' helpers)
+#                          cross compiler of a cross architecture, as
+#                          the kselftests' helpers)
 #   /etc/kp-kernel.config  the kernel's .config (what tests may expect)
 #   /etc/kp-notrun         tests that hang this arch's guest: not run,
 #                          reported as failures (kp_notrun_tests below)
@@ -38,6 +38,9 @@
 #
 # The archive is written by the base's own usr/gen_initramfs.sh, so files are
 # owned by root and /dev/console exists without running as root.
+#
+# KP_DRY_RUN=1: print the lists of /etc/kp-notrun and kp-skip (TEST|why),
+# build nothing.
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -47,42 +50,91 @@ CPIO=$KP_TREE/initramfs.cpio
 BUSYBOX=$KP_BUSYBOX
 BASH_STATIC=$KP_BASH_STATIC
 
+# kp_notrun_tests - TEST|why lines, TEST as /init names it in its TAP
+# (kprobes:SCRIPT, ftrace:CASE): tests that hang the guest of $KP_ARCH
+# (the arch's NOTRUN_OURS or NOTRUN_BASELINE).  /init does not run them
+# and reports each as "not ok ... # NOT RUN: why": a failure, counted,
+# that does not take the rest of the run down with it.  Take a line out
+# once the hang is gone (KP_NOTRUN=none runs every test anyway).
+kp_notrun_tests()
+{
+	[ "${KP_NOTRUN:-}" = none ] && return
+	if [ "$KP_FLAVOUR" = baseline ]; then
+		kp_arch NOTRUN_BASELINE
+	else
+		kp_arch NOTRUN_OURS
+	fi | sed '/^[[:space:]]*$/d'
+}
+
+# The cross architectures (riscv64, ppc64le) run under TCG several times
+# slower than x86-64, and every ftracetest case costs 10 - 30 s there
+# whatever it tests (ftracetest resets every event before and after it).
+# They run the cases whose outcome depends on the architecture's back-end:
+# where a probe sits and how a hit runs the probed instruction
+# (add_and_remove, probepoint, kprobe_insn_boundary, kprobe_multiprobe),
+# argument and return registers (kprobe_args, kretprobe_args,
+# kretprobe_entry_arg), a handler faulting on user
+# memory in the breakpoint trap (kprobe_args_user), module text
+# (kprobe_module), probes next to ftrace's patchable entry (kprobe_ftrace,
+# kprobe-direct), and what only some architectures have (optimized
+# probes, fprobe on the architecture's rethook).  The others test
+# trace_kprobe's parser and the event plumbing, code that is the same on
+# every architecture and that the x86-64 and i386 cells run, or cannot run
+# on that architecture; kp-skip lists them, CASE<TAB>why, and /init
+# reports them as skipped with that reason: the generic ones below for an
+# architecture with FTRACE_SKIP_GENERIC=1, and its FTRACE_SKIP.  i386
+# runs every case but kretprobe_maxactive (maxactive's syntax, on
+# inet_csk_accept): i386, ppc64le and riscv64 build without networking,
+# for CI's time budget.
+# What the generic ones took in a full riscv64 run (2026-12-01, 980
+# events, the machine busy): busy_check, kprobe_args_char, kprobe_args_comm,
+# kprobe_args_string 22 s each, kprobe_args_symbol 20 s,
+# kprobe_args_syntax 32 s; every case of that run took 20 - 32 s.
+# kp_skip_cases - CASE|why lines for $KP_ARCH: the generic ones, then the
+# architecture's own.
+kp_skip_cases()
+{
+	local generic='arch-independent, run on x86'
+
+	[ "$(kp_arch FTRACE_SKIP_GENERIC)" = 1 ] && cat <<EOF
+kprobe/busy_check.tc|$generic: removing a busy event
+kprobe/kprobe_args_char.tc|$generic: the char type
+kprobe/kprobe_args_comm.tc|$generic: \$comm
+kprobe/kprobe_args_string.tc|$generic: string fetches
+kprobe/kprobe_args_symbol.tc|$generic: the symbol type
+kprobe/kprobe_args_syntax.tc|$generic: the fetch-argument parser
+kprobe/kprobe_args_type.tc|$generic: type casts
+kprobe/kprobe_args_vfs.tc|$generic: %pd/%pD
+kprobe/kprobe_eventname.tc|$generic: event names
+kprobe/kprobe_non_uniq_symbol.tc|one name_show in this kernel, unsupported everywhere
+kprobe/kprobe_syntax_errors.tc|$generic: the event parser's errors
+kprobe/kretprobe_return_suffix.tc|$generic: the %return syntax
+kprobe/kretprobe_maxactive.tc|$generic: maxactive's syntax
+kprobe/profile.tc|$generic: kprobe_profile, which the kselftests read
+kprobe/uprobe_syntax_errors.tc|$generic: the uprobe event parser
+dynevent/add_remove_kprobe.tc|$generic: dynamic_events
+dynevent/add_remove_btfarg.tc|no BTF in this kernel, unsupported everywhere
+dynevent/clear_select_events.tc|$generic: synthetic events
+dynevent/generic_clear_event.tc|$generic: synthetic events
+dynevent/test_duplicates.tc|eprobes on syscall events, which $KP_ARCH builds without
+EOF
+	kp_arch FTRACE_SKIP | sed '/^[[:space:]]*$/d'
+}
+
+if [ "${KP_DRY_RUN:-}" = 1 ]; then
+	echo "== notrun"
+	kp_notrun_tests
+	echo "== skip"
+	kp_skip_cases
+	exit 0
+fi
+
 [ -d "$KP_TREE/modroot" ] || die "no modules in $KP_TREE/modroot; run make build"
 [ -x "$KP_OBJ/usr/gen_init_cpio" ] || die "no $KP_OBJ/usr/gen_init_cpio; run make build"
 if ! [ -x "$BUSYBOX" ] ||
    LC_ALL=C readelf -l "$BUSYBOX" | grep 'program interpreter' > /dev/null; then
 	die "$BUSYBOX is missing or not static; run make deps (busybox-static)"
 fi
-
-# kp_notrun_tests - TEST|why lines, TEST as /init names it in its TAP
-# (kprobes:SCRIPT, ftrace:CASE): tests that hang the guest of $KP_ARCH
-# (BASELINE=1 at least).  /init does not run them and reports each as "not
-# ok ... # NOT RUN: why": a failure, counted, that does not take the rest
-# of the run down with it.  Take a line out once the hang is gone
-# (KP_NOTRUN=none runs every test anyway).  README, ppc64le, has the
-# details:
-# - upstream's optimized probes on ksys_read (QEMU 7.2, TCG) leave a
-#   read(2) spinning for ever through a detour (soft lockups at
-#   optinsn_slot+..., ksys_read+0x84 and +0xdc: each time the probe after
-#   a "bl vfs_read"), in optimization_sysctl.sh and optimized_scan.sh;
-# - multiple_kprobes.tc puts a probe on do_program_check+0x8, the program
-#   check (trap) handler's helper, which upstream powerpc does not
-#   blacklist: both CPUs then loop in program check exceptions for ever.
-# Ours (its own optimized probes, and do_program_check() blacklisted)
-# runs all three.
-kp_notrun_tests()
-{
-	[ "${KP_NOTRUN:-}" = none ] && return
-	case $KP_ARCH-$KP_FLAVOUR in
-	ppc64le-baseline)
-		cat <<EOF
-kprobes:optimization_sysctl.sh|hangs the guest: a read(2) spins in an optimized probe's detour on ksys_read (soft lockup), see README
-kprobes:optimized_scan.sh|hangs the guest: a read(2) spins in an optimized probe's detour on ksys_read (soft lockup), see README
-ftrace:kprobe/multiple_kprobes.tc|hangs the guest: a probe on do_program_check+0x8 (not blacklisted) traps in the trap handler for ever, see README
-EOF
-		;;
-	esac
-}
 
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc,lib}
@@ -224,84 +276,8 @@ if [ -x "$ftrace/ftracetest" ]; then
 		die "ftracetest cases missing in $ftrace/test.d"
 fi
 
-# The cross architectures (riscv64, ppc64le) run under TCG several times
-# slower than x86-64, and every ftracetest case costs 10 - 30 s there
-# whatever it tests (ftracetest resets every event before and after it).
-# They run the cases whose outcome depends on the architecture's back-end:
-# where a probe sits and how a hit runs the probed instruction
-# (add_and_remove, probepoint, kprobe_insn_boundary, kprobe_multiprobe),
-# argument and return registers (kprobe_args, kretprobe_args,
-# kretprobe_entry_arg), a handler faulting on user
-# memory in the breakpoint trap (kprobe_args_user), module text
-# (kprobe_module), probes next to ftrace's patchable entry (kprobe_ftrace,
-# kprobe-direct), and what only some architectures have (optimized
-# probes, fprobe on the architecture's rethook).  The others test
-# trace_kprobe's parser and the event plumbing, code that is the same on
-# every architecture and that the x86-64 and i386 cells run, or cannot run
-# on that architecture; kp-skip lists them, CASE<TAB>why, and /init
-# reports them as skipped with that reason.  i386 runs every case but
-# kretprobe_maxactive (maxactive's syntax, on inet_csk_accept): i386,
-# ppc64le and riscv64 build without networking, for CI's time budget.
-# What the generic ones took in a full riscv64 run (2026-12-01, 980
-# events, the machine busy): busy_check, kprobe_args_char, kprobe_args_comm,
-# kprobe_args_string 22 s each, kprobe_args_symbol 20 s,
-# kprobe_args_syntax 32 s; every case of that run took 20 - 32 s.
-# kp_skip_cases - CASE|why lines for $KP_ARCH: the generic ones, then the
-# architecture's own.
-kp_skip_cases()
-{
-	local generic='arch-independent, run on x86'
-
-	# i386 runs every case but the one that needs networking.
-	if [ "$KP_ARCH" = i386 ]; then
-		echo "kprobe/kretprobe_maxactive.tc|arch-independent, run on x86-64: maxactive's syntax (probes inet_csk_accept: no networking in this kernel)"
-		return
-	fi
-	cat <<EOF
-kprobe/busy_check.tc|$generic: removing a busy event
-kprobe/kprobe_args_char.tc|$generic: the char type
-kprobe/kprobe_args_comm.tc|$generic: \$comm
-kprobe/kprobe_args_string.tc|$generic: string fetches
-kprobe/kprobe_args_symbol.tc|$generic: the symbol type
-kprobe/kprobe_args_syntax.tc|$generic: the fetch-argument parser
-kprobe/kprobe_args_type.tc|$generic: type casts
-kprobe/kprobe_args_vfs.tc|$generic: %pd/%pD
-kprobe/kprobe_eventname.tc|$generic: event names
-kprobe/kprobe_non_uniq_symbol.tc|one name_show in this kernel, unsupported everywhere
-kprobe/kprobe_syntax_errors.tc|$generic: the event parser's errors
-kprobe/kretprobe_return_suffix.tc|$generic: the %return syntax
-kprobe/kretprobe_maxactive.tc|$generic: maxactive's syntax
-kprobe/profile.tc|$generic: kprobe_profile, which the kselftests read
-kprobe/uprobe_syntax_errors.tc|$generic: the uprobe event parser
-dynevent/add_remove_kprobe.tc|$generic: dynamic_events
-dynevent/add_remove_btfarg.tc|no BTF in this kernel, unsupported everywhere
-dynevent/clear_select_events.tc|$generic: synthetic events
-dynevent/generic_clear_event.tc|$generic: synthetic events
-dynevent/test_duplicates.tc|eprobes on syscall events, which $KP_ARCH builds without
-EOF
-	case $KP_ARCH in
-	riscv64)
-		cat <<EOF
-kprobe/kprobe_opt_types.tc|no optimized probes on riscv, the case knows x86 only
-kprobe/multiple_kprobes.tc|256 entry probes, registration and arming in bulk, covered on riscv by probepoint and the kselftests
-dynevent/add_remove_fprobe.tc|no fprobe on riscv 6.12
-dynevent/fprobe_args_vfs.tc|no fprobe on riscv 6.12
-dynevent/fprobe_entry_arg.tc|no fprobe on riscv 6.12
-dynevent/fprobe_syntax_errors.tc|no fprobe on riscv 6.12
-dynevent/tprobe_syntax_errors.tc|no fprobe on riscv 6.12, tprobes use it
-EOF
-		;;
-	ppc64le)
-		cat <<EOF
-direct/kprobe-direct.tc|no ftrace direct calls on powerpc 6.12 (no ftrace-direct sample), unsupported there
-dynevent/add_remove_fprobe.tc|$generic: fprobe events' plumbing (fprobe_entry_arg and fprobe_args_vfs run fprobes here)
-dynevent/fprobe_syntax_errors.tc|$generic: the fprobe event parser
-dynevent/tprobe_syntax_errors.tc|$generic: the tprobe event parser
-EOF
-		;;
-	esac
-}
-if { [ -n "$KP_CROSS" ] || [ "$KP_ARCH" = i386 ]; } && [ -x "$ftrace/ftracetest" ]; then
+# The ftracetest cases this architecture skips (kp_skip_cases, above).
+if [ -n "$(kp_skip_cases)" ] && [ -x "$ftrace/ftracetest" ]; then
 	kp_skip_cases | while IFS='|' read -r case why; do
 		printf '%s\t%s: %s\n' "$case" "$KP_ARCH" "$why"
 	done > "$ROOT/kselftest/ftrace/kp-skip"

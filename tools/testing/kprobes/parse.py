@@ -34,6 +34,8 @@ import re
 import subprocess
 import sys
 
+import kparch
+
 # A printk timestamp (CONFIG_PRINTK_TIME): kernel lines carry one, the
 # output of /init and its tests does not.
 TIMESTAMP = re.compile(r'\[\s*\d+\.\d{6}\] ')
@@ -66,71 +68,57 @@ FOLLOWERS = re.compile('|'.join([
 # The panic that follows an oops belongs to it, even after its end marker.
 CONSEQUENCES = re.compile(r'Kernel panic - not syncing: Fatal exception')
 
-# Failure reports that a kernel configuration is known to give, with why;
-# each is (regex of the report's first line, the .config lines it needs,
-# the .config lines it needs absent, reason, and None, a regex that some
-# line of the report's body, up to its end marker, must match too, or a
-# tuple of such regexes, each of which some line must match).  They
-# are listed, not counted.
+# Failure reports that a kernel configuration is known to give, with why:
+# listed, not counted.  Each architecture's are its file's CONSOLE_KNOWN
+# (arch/<name>.sh, every file's: the config lines of each entry tell
+# whose kernel it is); the common ones are here, in the same format (see
+# arch-defaults.sh): "report:" the regex of the report's first line,
+# "config:" the .config lines it needs ("!": needs absent), "body:" a
+# regex that some line of the report's body, up to its end marker, must
+# match too (each of them), "why:" the reason.
+COMMON_KNOWN = r'''
 # Upstream's kprobe-event boot self-test (FTRACE_STARTUP_TEST) probes the
 # entry of kprobe_trace_selftest_target(), which is built with the ftrace
 # flags: an ftrace site, and kprobes refuse ftrace sites without
 # KPROBES_ON_FTRACE (upstream riscv 6.12 has none), so it WARNs twice and
 # prints "NG".
-KNOWN_REPORTS = [
-	(re.compile(r'WARNING: .* at kernel/trace/trace_kprobe\.c:\d+ kprobe_trace_self_tests_init'
-		    r'|NG: Some tests are failed'),
-	 ['CONFIG_FTRACE_STARTUP_TEST=y', 'CONFIG_FUNCTION_TRACER=y', 'CONFIG_KPROBE_EVENTS=y'],
-	 ['CONFIG_KPROBES_ON_FTRACE=y'],
-	 "upstream's kprobe-event self-test probes a function entry that is an "
-	 'ftrace site, and this kernel has no KPROBES_ON_FTRACE', None),
-	# riscv runs kernel breakpoints inside irqentry_nmi_enter(), and
-	# without TRACE_IRQFLAGS_NMI lockdep does not follow the interrupt
-	# state in NMI context: its "hardirqs on" of the probed context stays.
-	# A page fault taken by a kprobe handler there (a kprobe event's user
-	# memory fetch, strnlen_user()/strncpy_from_user() under
-	# pagefault_disable(), fixed up by the exception table) then returns
-	# through irqentry_exit(), whose lockdep_assert_irqs_disabled() sees
-	# that stale state.  Upstream's riscv kprobes give the same report
-	# (BASELINE=1, a kprobe event fetching an unmapped user address, see
-	# README's riscv64 section), so only that report is known: the
-	# irqentry_exit() warning on a page fault from a user-memory fetch,
-	# or from copy_from_kernel_nofault() of an unmapped kernel address (a
-	# handler of our KUnit suite's fault cases: the same fault path, the
-	# same exception-table fixup).
-	(re.compile(r'WARNING: .* at kernel/entry/common\.c:\d+ irqentry_exit\+'),
-	 ['CONFIG_RISCV=y', 'CONFIG_KPROBES=y', 'CONFIG_PROVE_LOCKING=y'],
-	 ['CONFIG_TRACE_IRQFLAGS_NMI=y'],
-	 'a kprobe handler faulting (user fetch or nofault read) inside the NMI-like '
-	 'breakpoint trap of riscv (lockdep without TRACE_IRQFLAGS_NMI); '
-	 'upstream riscv gives it too',
-	 re.compile(r'\] \[<[0-9a-f]+>\] (strnlen_user|strncpy_from_user|'
-		    r'copy_from_user_nofault|__asm_copy_from_user|'
-		    r'copy_from_kernel_nofault)\+')),
-	# ppc64le (pseries): QEMU's NVRAM (spapr-nvram) starts zeroed, and with
-	# VOF as the firmware (boot.sh) nothing formats it, as SLOF would; the
-	# kernel's partition scan (arch/powerpc/kernel/nvram_64.c) then prints
-	# this KERN_WARNING line, a message, not a WARN() splat.
-	# selftests/kprobes/fault_inject.sh fails one allocation after another
-	# inside registrations made by its module, kp_faults.ko (fail-nth).
-	# A failing vmalloc() (instruction slots, a large kretprobe pool)
-	# reports itself through warn_alloc(): "vmalloc error: ...", then a
-	# stack dump without a WARN or BUG line.  Known only with the fault
-	# injection the test uses, and only when warn_alloc() and the
-	# module's operation are both on the stack, or the optimizer's
-	# arch_optprobe_prepare() (its worker builds the detour: the test's
-	# failslab stack filter fails allocations there).
-	(re.compile(r'Call Trace:'),
-	 ['CONFIG_FAILSLAB=y'], [],
-	 "an allocation failure that fault_inject.sh injected on purpose "
-	 "(warn_alloc() of vmalloc(), under kp_faults.ko's registration)",
-	 (re.compile(r'\bwarn_alloc\+'), re.compile(r'(\bkpf_op_\w+\+.*\[kp_faults\]|'
-				r'\barch_optprobe_prepare\+)'))),
-	(re.compile(r'WARNING: nvram corruption detected: 0-length partition$'),
-	 ['CONFIG_PPC_PSERIES=y'], [],
-	 "QEMU's pseries NVRAM is left unformatted by VOF (no SLOF); "
-	 "the kernel's nvram scan says so", None),
-]
+report: WARNING: .* at kernel/trace/trace_kprobe\.c:\d+ kprobe_trace_self_tests_init|NG: Some tests are failed
+config: CONFIG_FTRACE_STARTUP_TEST=y CONFIG_FUNCTION_TRACER=y CONFIG_KPROBE_EVENTS=y !CONFIG_KPROBES_ON_FTRACE=y
+why: upstream's kprobe-event self-test probes a function entry that is an ftrace site, and this kernel has no KPROBES_ON_FTRACE
+# selftests/kprobes/fault_inject.sh fails one allocation after another
+# inside registrations made by its module, kp_faults.ko (fail-nth).
+# A failing vmalloc() (instruction slots, a large kretprobe pool)
+# reports itself through warn_alloc(): "vmalloc error: ...", then a
+# stack dump without a WARN or BUG line.  Known only with the fault
+# injection the test uses, and only when warn_alloc() and the
+# module's operation are both on the stack, or the optimizer's
+# arch_optprobe_prepare() (its worker builds the detour: the test's
+# failslab stack filter fails allocations there).
+report: Call Trace:
+config: CONFIG_FAILSLAB=y
+body: \bwarn_alloc\+
+body: (\bkpf_op_\w+\+.*\[kp_faults\]|\barch_optprobe_prepare\+)
+why: an allocation failure that fault_inject.sh injected on purpose (warn_alloc() of vmalloc(), under kp_faults.ko's registration)
+'''
+
+
+def load_known_reports():
+	"""The common known reports, then every architecture's."""
+	common = '\n'.join(l for l in COMMON_KNOWN.split('\n')
+			   if not l.startswith('#'))
+	known = kparch.known_reports(common, 'parse.py')
+	for name, conf in kparch.load_all().items():
+		known += kparch.known_reports(conf['CONSOLE_KNOWN'], f'arch/{name}.sh')
+	return known
+
+
+def hang_pc_regex():
+	"""A CPU's pc in "info registers": every architecture's HANG_PC."""
+	pcs = [c['HANG_PC'] for c in kparch.load_all().values() if c['HANG_PC']]
+	return re.compile(r'(?:%s)([0-9a-f]{16})\b' % '|'.join(pcs))
+
+
+KNOWN_REPORTS = load_known_reports()
 REPORT_END = re.compile(r'---\[ end (trace|Kernel panic)')
 REPORT_LINES = 150	# a report without an end marker ends after this
 
@@ -150,7 +138,7 @@ TAP_PLAN = re.compile(r'^1\.\.(\d+)')
 TAP_RESULT = re.compile(r'^(not )?ok (\d+) ?([^#]*?)\s*(?:#\s*(.*))?$')
 
 GUEST_DONE = re.compile(r'kp: guest done status=(\d+)')
-# ppc64le: kp-exit reports a non-zero status by panicking the kernel on
+# EXIT=panic (ppc64le): kp-exit reports a non-zero status by panicking the kernel on
 # purpose (pseries has no exit device, see guest/kp-exit.c); that panic,
 # after this line, is how the guest ended, not a failure report.
 DELIBERATE_PANIC = re.compile(r'kp-exit: panic on purpose: guest status \d+')
@@ -327,21 +315,12 @@ def report_body(lines, n):
 	return body
 
 
-def body_regexes(in_body):
-	"""KNOWN_REPORTS' body condition as a tuple: each must match a line."""
-	if in_body is None:
-		return ()
-	if isinstance(in_body, tuple):
-		return in_body
-	return (in_body,)
-
-
 def known_report(config, text, body):
 	"""Why the failure report starting with text is expected, or None."""
 	for regex, need, absent, why, in_body in KNOWN_REPORTS:
 		if (regex.search(text) and all(c in config for c in need) and
 		    not any(c in config for c in absent) and
-		    all(any(r.search(b) for b in body) for r in body_regexes(in_body))):
+		    all(any(r.search(b) for b in body) for r in in_body)):
 			return why
 	return None
 
@@ -424,13 +403,14 @@ def symbolize(syms, addr):
 def parse_hang_dump(v, tree, lines, start):
 	"""Where each CPU was, from the "info registers -a" of boot.sh's dump."""
 	syms = load_symbols(tree)
+	pc = hang_pc_regex()
 	cpu = None
 	for line in lines[start:]:
 		m = re.match(r'CPU#(\d+)', line)
 		if m:
 			cpu = m.group(1)
 		# x86 "RIP=...", riscv " pc       ...", powerpc "NIP ..."
-		m = re.match(r'(?:RIP=|\s*pc\s+|NIP\s+)([0-9a-f]{16})\b', line)
+		m = pc.match(line)
 		if m and cpu is not None:
 			addr = int(m.group(1), 16)
 			v.section('hang', f'cpu{cpu} at {addr:#x} {symbolize(syms, addr)}')

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+#
+# arch-defaults.sh - the keys of an architecture file, arch/<name>.sh, and
+# their defaults.
+#
+# An architecture is one file of the harness: arch/<name>.sh, <name> the
+# canonical ARCH= value, read by lib.sh (bash) and kparch.py (python),
+# plus its kernel/configs/kprobes-test-<name>.config and the kernel's
+# back-end.  Like this file, it holds only assignments KEY=value,
+# KEY='...' or KEY="..." (no $ expansion, no arrays, no commands: both
+# readers must read the same values), comments and blank lines; a quoted
+# value may span lines, one item a line.  Single quotes for regexes;
+# double quotes (for an apostrophe) take no backslash, and a "$" only at
+# the end of a line.  A key not listed here is an error.  Lists are split
+# at white space unless said otherwise; "TEST|why" lists have one entry a line.
+
+# ---- what every file has --------------------------------------------------
+# Other accepted ARCH= spellings.
+ALIASES=
+# Kbuild's ARCH= (empty: none given, as for x86-64).
+KARCH=
+# CROSS_COMPILE prefix (empty: native).
+CROSS=
+# Debian packages the build and boot need beyond deps.sh's common ones:
+# PACKAGE:TEST (TEST: a command, an absolute path, or one of deps.sh's
+# checks static-libc32, static-libc-cross), or PACKAGE alone (dpkg says
+# whether it is installed).
+PACKAGES=
+# 1: our kprobes back-end supports it.
+PORTED=
+# 1: make check ARCH=<name> boots it.
+BOOT=
+# One line for make help.
+HELP=
+# Upstream's kprobes files of the architecture, deleted from the "ours"
+# work tree before our overlay goes in (lib.sh's KP_REMOVED: every
+# architecture's, whatever ARCH).
+REMOVED=
+
+# ---- the guest ------------------------------------------------------------
+# Where its static busybox and bash come from (deps.sh): host (the host's
+# busybox-static and bash-static), debian (Debian's packages of DEB_ARCH,
+# downloaded and unpacked) or source (built from Debian's source
+# packages with CROSS).
+USERLAND=host
+# Debian's name of the architecture (libc6-dev-<it>-cross, pkg:<it>).
+DEB_ARCH=
+# Flags of the guest's helpers (the compiler is ${CROSS}gcc).
+GUEST_CFLAGS=
+# ---- the boot (boot.sh) ---------------------------------------------------
+QEMU=
+# Kbuild's target of the kernel that boots, and its path under obj/ (empty:
+# IMAGE).
+IMAGE=vmlinux
+IMAGE_PATH=
+# QEMU arguments before -smp: machine, firmware, CPU.
+MACHINE=
+# -smp, and -smp under ICOUNT=1 (empty: SMP).
+SMP=2
+SMP_ICOUNT=
+# QEMU arguments after -smp: devices, actions.
+QEMU_EXTRA=
+MEM=1G
+# The console= device.
+CONSOLE=ttyS0
+# Kernel arguments before console=, and after the harness's own.
+APPEND_FIRST=
+APPEND=
+# How the guest's status reaches boot.sh: debug-exit (an exit device
+# makes QEMU exit with (status << 1) | 1) or panic (power-off for 0,
+# kp-exit's panic on purpose otherwise, QEMU exiting with 1).
+EXIT=debug-exit
+# How the hang dump types sysrq: break (a serial BREAK) or ctrl-o (hvc0).
+SYSRQ='break'
+# TIMEOUT's default for run, check and bench, seconds.
+BOOT_TIMEOUT=900
+# ---- the tests (mkinitramfs.sh, parse.py, hitcount.sh) ---------------------
+# TEST|why lines, TEST as /init names it (kprobes:SCRIPT, ftrace:CASE):
+# tests that hang this guest, not run and reported as failures, on ours
+# and on the baseline (KP_NOTRUN=none runs them anyway).
+NOTRUN_OURS=
+NOTRUN_BASELINE=
+# 1: skip the arch-independent ftracetest cases (mkinitramfs.sh lists
+# them), for a slow guest; FTRACE_SKIP: CASE|why lines of more to skip.
+FTRACE_SKIP_GENERIC=
+FTRACE_SKIP=
+# Console reports that are known, not failures (parse.py), one or more
+# entries: "report: REGEX" (of the report's first line) starts one,
+# "config: [!]CONFIG_X=y ..." lines the .config must have (or not, !),
+# "body: REGEX" (each: some line of the report's body matches), "why:"
+# the reason printed.
+CONSOLE_KNOWN=
+# Regex before the 16 hex digits of a CPU's pc in QEMU's "info registers"
+# (parse.py's hang report).
+HANG_PC=
+# The gdb of hitcount.sh (empty: hitcount.py does not know the arch).
+HITCOUNT_GDB=
+# ---- the gate (matrix.sh's gate-<name> rows of make matrix) ----------------
+# The stock defconfig the gate builds with kprobes, kretprobes, kprobe
+# events and ftrace turned on (empty: no row compiles it; a booted
+# architecture's row points at make check).
+GATE_DEFCONFIG=
+# The kprobes options upstream's kprobes has in that configuration, of
+# KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES: a ported
+# architecture without one of them fails its row, an unported one lists
+# them as what the series makes unavailable; BASELINE=1 checks the list.
+GATE_OPTIONS=
+# Build with LLVM=<this> (e.g. -19: clang-19, ld.lld-19) instead of
+# CROSS's gcc.
+GATE_LLVM=
+# Why nothing here compiles it: its row is skipped, saying so.
+GATE_UNBUILDABLE=

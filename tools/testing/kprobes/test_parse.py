@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_parse.py - tests of the architecture files' reader (kparch.py and
+# lib.sh's) and of parse.py's console verdicts, without a kernel:
+#
+#	cd tools/testing/kprobes && python3 -m unittest
+#
+# testdata/<arch>-known.log holds console reports that arch's kernel is
+# known to give (listed, not counted), testdata/<arch>-failure.log real
+# failure reports, testdata/<arch>.config the .config lines that decide.
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import kparch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, 'testdata')
+BOOTED = ('x86_64', 'i386', 'riscv64', 'ppc64le')
+
+
+def load_parse():
+	spec = importlib.util.spec_from_file_location('parse', os.path.join(HERE, 'parse.py'))
+	mod = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(mod)
+	return mod
+
+
+parse = load_parse()
+
+
+class ArchFileTest(unittest.TestCase):
+	def write(self, text):
+		fd, path = tempfile.mkstemp(suffix='.sh')
+		with os.fdopen(fd, 'w') as f:
+			f.write(text)
+		self.addCleanup(os.remove, path)
+		return path
+
+	def test_unknown_key(self):
+		path = self.write('# x\nKARCH=arm64\nQMEU=qemu-system-aarch64\n')
+		with self.assertRaisesRegex(kparch.ArchFileError, 'unknown key QMEU'):
+			kparch.read_file(path, set(kparch.defaults()))
+
+	def test_gate_keys(self):
+		path = self.write('GATE_DEFCONFIG=defconfig\nGATE_OPTIONS="a b"\n')
+		self.assertEqual(kparch.read_file(path, set(kparch.defaults()))['GATE_OPTIONS'], 'a b')
+		path = self.write('GATE_ANYTHING=x\n')
+		with self.assertRaisesRegex(kparch.ArchFileError, 'unknown key GATE_ANYTHING'):
+			kparch.read_file(path, set(kparch.defaults()))
+
+	def test_multiline_and_quotes(self):
+		path = self.write("PACKAGES='\na:b\nc:/d\n'\nHELP=\"it's\"\n"
+				  "HANG_PC='\\s*pc\\s+'\nCONSOLE_KNOWN=\"\nreport: x$\nwhy: y\n\"\n")
+		v = kparch.read_file(path, set(kparch.defaults()))
+		self.assertEqual(kparch.lines(v['PACKAGES']), ['a:b', 'c:/d'])
+		self.assertEqual(v['HELP'], "it's")
+		self.assertEqual(v['HANG_PC'], r'\s*pc\s+')
+		self.assertEqual(kparch.known_reports(v['CONSOLE_KNOWN'])[0][0].pattern, 'x$')
+
+	def test_no_code(self):
+		for text in ('KARCH=$(uname -m)\n', 'KARCH="$HOME"\n', 'KARCH=a; rm x\n',
+			     'echo hi\n', 'KARCH=(a b)\n', "KARCH='unterminated\n"):
+			path = self.write(text)
+			with self.assertRaises(kparch.ArchFileError, msg=text):
+				kparch.read_file(path, set(kparch.defaults()))
+
+	def test_every_file_parses(self):
+		names = kparch.names()
+		for name in BOOTED:
+			self.assertIn(name, names)
+		for name, conf in kparch.load_all().items():
+			kparch.known_reports(conf['CONSOLE_KNOWN'], name)
+			if conf['BOOT'] == '1':
+				self.assertTrue(conf['QEMU'], f'{name}: BOOT=1 without QEMU')
+
+	def test_bash_reads_the_same(self):
+		script = ('. ./lib.sh; for k in "${!KP_ARCHDATA[@]}"; do '
+			  'printf "%s\\0%s\\0" "$k" "${KP_ARCHDATA[$k]}"; done')
+		env = {k: v for k, v in os.environ.items() if k not in ('ARCH', 'BASELINE', 'DEBUG', 'PROD', 'PREEMPT')}
+		out = subprocess.run(['bash', '-c', script], cwd=HERE, env=env,
+				     capture_output=True, text=True, check=True).stdout
+		items = out.split('\0')[:-1]
+		bash = dict(zip(items[::2], items[1::2]))
+		py = {f'{n}.{k}': v for n, c in kparch.load_all().items()
+		      for k, v in c.items()}
+		self.assertEqual(bash, py)
+
+
+class ConsoleTest(unittest.TestCase):
+	def verdict(self, arch, log):
+		tree = tempfile.mkdtemp()
+		self.addCleanup(shutil.rmtree, tree)
+		os.mkdir(os.path.join(tree, 'obj'))
+		shutil.copy(os.path.join(DATA, arch + '.config'), os.path.join(tree, 'obj', '.config'))
+		with open(os.path.join(DATA, log)) as f:
+			lines = f.read().split('\n')
+		v = parse.Verdict()
+		parse.parse_reports(v, tree, lines, len(lines))
+		known = [l for l in v.lines if l.startswith('known')]
+		return [f for f in v.failures if f.startswith('console.log:')], known
+
+	def test_known(self):
+		expect = {'x86_64': 2, 'i386': 1, 'riscv64': 1, 'ppc64le': 1}
+		for arch in BOOTED:
+			failures, known = self.verdict(arch, f'{arch}-known.log')
+			self.assertEqual(failures, [], arch)
+			self.assertEqual(len(known), expect[arch], (arch, known))
+
+	def test_failure(self):
+		expect = {'x86_64': 2, 'i386': 1, 'riscv64': 1, 'ppc64le': 1}
+		for arch in BOOTED:
+			failures, _ = self.verdict(arch, f'{arch}-failure.log')
+			self.assertEqual(len(failures), expect[arch], (arch, failures))
+
+	def test_known_needs_its_config(self):
+		# riscv64's known report on another arch's kernel is a failure.
+		failures, known = self.verdict('x86_64', 'riscv64-known.log')
+		self.assertEqual((len(failures), known), (1, []))
+
+	def test_hang_pc(self):
+		v = parse.Verdict()
+		lines = ['CPU#0', 'RIP=ffffffff81000000 RFL=1', 'CPU#1', ' pc       ffffffff80001234',
+			 'CPU#2', 'NIP c000000000001234   LR c0000000000012a8']
+		parse.parse_hang_dump(v, '/nonexistent', lines, 0)
+		self.assertEqual(sum(l.startswith('hang') and 'cpu' in l for l in v.lines), 3)

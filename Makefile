@@ -27,7 +27,7 @@ FLAVOUR		:= $(shell $(FLAVOUR_ENV) $(T)/flavour.sh)
 
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
-.PHONY: help deps prepare config build initramfs run check shell bench hitcount matrix \
+.PHONY: help deps prepare config build initramfs run check shell bench hitcount matrix harness-check \
 	series series-check clean distclean
 
 help:
@@ -43,6 +43,7 @@ help:
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
 	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; arches with HITCOUNT_GDB; built flavour)'
 	@echo '  matrix     the built-only configurations: Debian amd64, KPROBES=n, the gate (every arch, compile)'
+	@echo '  harness-check  the harness'"'"'s own tests (architecture files, console verdicts; no kernel)'
 	@echo '  series     the overlay as a git patch series, $(BUILD)/series/; checks am, checkpatch, maintainers'
 	@echo '  series-check  build the kernel after each patch of the series (ccache), stop at a broken one'
 	@echo '  clean      remove the flavour directories (keep the base extraction)'
@@ -99,6 +100,10 @@ shell: initramfs
 # The configuration matrix cells that are built, not booted (matrix.sh).
 matrix: deps
 	@$(T)/matrix.sh
+
+# The harness's own tests: no kernel, a few seconds.
+harness-check:
+	@cd $(T) && python3 test_parse.py
 
 # Builds and boots both flavours itself (BASELINE= does not apply).
 bench: deps

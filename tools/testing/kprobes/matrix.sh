@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# matrix.sh - the configurations besides the two that "make check" boots.
+# matrix.sh - the configurations that are built, not booted.
 #
 # A kprobes series must build in every configuration a distribution or a
 # build bot tries, not only in the harness's test fragment.  Each cell is
@@ -50,6 +50,31 @@
 #              (or BASELINE=1, or MATRIX_NOKPROBES=full): vmlinux and the
 #              modules are built and linked, 10 minutes more (CI's time
 #              budget).
+#   gate       one row, gate-<name>, per architecture file arch/<name>.sh:
+#              every architecture with kprobes upstream.  The file's
+#              GATE_DEFCONFIG with KPROBES, KRETPROBES, KPROBE_EVENTS and
+#              ftrace turned on (kprobes on ftrace and optprobes are
+#              def_bool where the architecture has them), olddefconfig,
+#              then compile only, with the file's cross gcc (or clang,
+#              GATE_LLVM): the objects of the base that use kprobes (as
+#              for debian, with this architecture's directory), those
+#              of the kprobes directories, and every .c of the
+#              architecture's directory that includes a kprobes header or
+#              marks a symbol NOKPROBE_SYMBOL (its traps and entry code),
+#              as many of them as this configuration builds (a dry run of
+#              the whole build says which, as for nokprobes).  Each must
+#              compile without an error or a warning.  The kprobes
+#              options the configuration ends with are compared with
+#              GATE_OPTIONS, what upstream has there.  A ported
+#              architecture (PORTED=1) fails on a lost option; an unported
+#              one must have KPROBES off (the series makes it unavailable
+#              until the architecture has a back-end of ours), and its
+#              row, when it builds, is SKIP "not ported", with the options
+#              it lost.  A booted architecture (no GATE_DEFCONFIG) prints
+#              a row that points at make check; one that cannot be built
+#              here (GATE_UNBUILDABLE, csky) is SKIP.  BASELINE=1 runs the
+#              rows on upstream's kprobes and checks GATE_OPTIONS.
+#              MATRIX_CELLS=gate-<name> runs one row.
 #
 # The booted cells are "make check" (x86-64: kprobes, kretprobes,
 # optprobes, kprobes on ftrace, fprobe, BPF kprobe_multi), "make check
@@ -58,18 +83,18 @@
 # .ci/run runs them and this script.
 #
 # BASELINE=1 runs the cells on upstream's kprobes instead.  MATRIX_CELLS
-# picks cells ("debian nokprobes" by default); MATRIX_REUSE=1 judges the
-# debian cell from the logs of its last compile; MATRIX_NOKPROBES=full or
-# compile picks how the nokprobes cell builds.  The last line is
-# "N passed, N failed" over the cells; the exit status is non-zero if one
-# failed.
+# picks cells ("debian nokprobes gate" by default); MATRIX_REUSE=1 judges
+# the debian cell from the logs of its last compile; MATRIX_NOKPROBES=full
+# or compile picks how the nokprobes cell builds.  The last line is
+# "N passed, N failed" over the cells, with ", N skipped" when a gate row
+# was skipped; the exit status is non-zero if one failed.
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
 export LC_ALL=C
 
-CELLS=${MATRIX_CELLS:-debian nokprobes}
+CELLS=${MATRIX_CELLS:-debian nokprobes gate}
 DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
 # The baseline's side of the debian cell, kept (see above).
 DEBIAN_DIGEST=$KP_TOOLS/matrix-debian-baseline.txt
@@ -98,6 +123,7 @@ prepare_flavour()
 
 passed=0
 failed=0
+skipped=0
 : > "$RESULTS"
 
 result()
@@ -106,11 +132,11 @@ result()
 
 	shift 2
 	echo "matrix: $cell: $verdict $*" | tee -a "$RESULTS"
-	if [ "$verdict" = PASS ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
+	case $verdict in
+	PASS)	passed=$((passed + 1)) ;;
+	SKIP)	skipped=$((skipped + 1)) ;;
+	*)	failed=$((failed + 1)) ;;
+	esac
 }
 
 # ---- debian ---------------------------------------------------------------
@@ -619,13 +645,260 @@ cell_nokprobes()
 	drop_build_lock
 }
 
+# ---- gate -----------------------------------------------------------------
+
+# The kprobes options the gate compares: what a user of a stock defconfig
+# with kprobes turned on gets, on upstream's kprobes and on ours.
+GATE_KPROBES_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'
+
+# The value of key $2 in architecture file $1 (a file of assignments only,
+# see lib.sh), empty when the file does not set it.
+gate_key()
+{
+	# A shell of its own, with nothing of ours in its environment.
+	# shellcheck disable=SC2016 # expanded by that shell
+	env -i bash -c 'set -u; . "$1"; eval "printf %s \"\${$2:-}\""' \
+		gate_key "$1" "$2"
+}
+
+# The packages of every gate row ("package:test" pairs), installed as
+# deps.sh installs its own (as root, apt-get) when a test is missing.
+gate_deps()
+{
+	local f pair pkg test
+	local -a missing=()
+
+	for f in "$KP_TOOLS"/arch/*.sh; do
+		[ -n "$(gate_key "$f" GATE_DEFCONFIG)" ] || continue
+		for pair in $(gate_key "$f" PACKAGES); do
+			pkg=${pair%%:*}
+			test=${pair#*:}
+			case $test in
+			/*)	[ -e "$test" ] ;;
+			*)	command -v "$test" > /dev/null ;;
+			esac || missing+=("$pkg")
+		done
+	done
+	[ "${#missing[@]}" = 0 ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		note "gate: missing packages: ${missing[*]}"
+		return 0
+	fi
+	note "gate: installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" \
+		> "$BUILD/gate-apt.log" 2>&1 ||
+		{ apt-get update -q > /dev/null 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" \
+			>> "$BUILD/gate-apt.log" 2>&1; } ||
+		note "gate: apt-get failed (see $BUILD/gate-apt.log)"
+}
+
+# The candidate objects of architecture $2 (its kbuild source directory)
+# in work tree $1: what the debian cell compiles, with this architecture's
+# directory instead of x86's, and the kprobes directories themselves.
+gate_candidates()
+{
+	local src=$1 srcarch=$2
+
+	{
+		debian_candidates "$src" | grep -v '^arch/x86/'
+		(cd "$src" || exit 0
+		 grep -rlE --include='*.c' \
+			'#include <(linux/(kprobes|rethook|fprobe)|asm/kprobes)\.h>|\bNOKPROBE_SYMBOL\b|\bkprobe_(running|page_fault|fault_handler)\b' \
+			"arch/$srcarch" kernel/kprobes 2>/dev/null || true) |
+			sed 's/\.c$/.o/'
+	} | sort -u
+}
+
+# One row of the gate: architecture file $1, on flavour $KP_FLAVOUR.  See
+# the top of this file.
+cell_gate_arch()
+{
+	local file=$1 name row start karch cross llvm defconfig srcarch
+	local src=$BUILD/$KP_FLAVOUR/src obj cc wrapper cand members o w opt
+	local ported have lost='' extra='' n=0 errors=0 warns=0 why
+	local -a tool=() objs=() problems=()
+
+	name=$(basename "$file" .sh)
+	row=gate-$name
+	defconfig=$(gate_key "$file" GATE_DEFCONFIG)
+	ported=$(gate_key "$file" PORTED)
+	why=$(gate_key "$file" GATE_UNBUILDABLE)
+	if [ -n "$why" ]; then
+		result "$row" SKIP "not buildable here: $why"
+		return
+	fi
+	if [ -z "$defconfig" ]; then
+		# The booted architectures: make check builds and boots them.
+		echo "matrix: $row: ported, built and booted by make check ARCH=$name"
+		return
+	fi
+	start=$(now)
+	karch=$(gate_key "$file" KARCH)
+	cross=$(gate_key "$file" CROSS)
+	llvm=$(gate_key "$file" GATE_LLVM)
+	if [ -n "$llvm" ]; then
+		cc=clang$llvm
+		tool=(LLVM="$llvm")
+	else
+		cc=${cross}gcc
+		tool=(CROSS_COMPILE="$cross")
+	fi
+	command -v "$cc" > /dev/null ||
+		{ result "$row" FAIL "no $cc (package list: arch/$name.sh)"; return; }
+	obj=$BUILD/$KP_FLAVOUR/obj-gate-$name
+	mkdir -p "$obj"
+	wrapper=$obj/gate-cc
+	# The debian cell's per-object logging wrapper, with this compiler.
+	write_cc_wrapper "$wrapper"
+	sed -i "s|ccache gcc|ccache $cc|" "$wrapper"
+	tool+=(CC="$wrapper" HOSTCC="ccache gcc")
+
+	# The stock defconfig with kprobes, kprobe events and ftrace turned on
+	# (kprobes on ftrace and optprobes are def_bool where the
+	# architecture has them), again when a Kconfig file or the
+	# architecture's file is newer.
+	if ! [ -f "$obj/.config" ] || [ "$file" -nt "$obj/.config" ] ||
+	   [ -n "$(find "$src" -name 'Kconfig*' -newer "$obj/.config" -print -quit)" ]; then
+		{ clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -s "$defconfig" &&
+		  "$src/scripts/config" --file "$obj/.config" -e KPROBES -e KRETPROBES \
+			-e KPROBE_EVENTS -e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE &&
+		  clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -s olddefconfig; } \
+			> "$obj/config.log" 2>&1 ||
+			{ rm -f "$obj/.config"
+			  result "$row" FAIL "$defconfig does not configure (see $obj/config.log)"
+			  return; }
+	fi
+	have=$(for opt in $GATE_KPROBES_OPTIONS; do
+		if grep -qx "CONFIG_$opt=y" "$obj/.config"; then echo "$opt"; fi
+	done | xargs)
+	for opt in $(gate_key "$file" GATE_OPTIONS); do
+		case " $have " in
+		*" $opt "*)	;;
+		*)		lost+=" $opt" ;;
+		esac
+	done
+	for opt in $have; do
+		case " $(gate_key "$file" GATE_OPTIONS) " in
+		*" $opt "*)	;;
+		*)		extra+=" $opt" ;;
+		esac
+	done
+	if [ "$KP_FLAVOUR" = baseline ]; then
+		# GATE_OPTIONS records what the baseline offers: check it.
+		[ -z "$lost$extra" ] ||
+			problems+=("GATE_OPTIONS of arch/$name.sh is out of date: the baseline has '$have'")
+	elif [ "$ported" = 1 ]; then
+		[ -z "$lost" ] || problems+=("lost kprobes options:$lost")
+	else
+		# Unported: the series must keep kprobes off, so that it builds.
+		case " $have " in
+		*" KPROBES "*)	problems+=("KPROBES is on without a back-end of ours") ;;
+		esac
+	fi
+
+	take_build_lock
+	# kbuild's source directory of ARCH= (sparc64: sparc, i386: x86).
+	srcarch=$karch
+	case $karch in
+	i386|x86_64|'')	srcarch=x86 ;;
+	sparc64|sparc32) srcarch=sparc ;;
+	esac
+	cand=$obj/candidates.list
+	members=$obj/members.list
+	gate_candidates "$src" "$srcarch" > "$cand"
+	mapfile -t objs < "$cand"
+	for o in "${objs[@]}"; do
+		rm -f "$obj/$o"
+	done
+	clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -s -j"$JOBS" \
+		prepare > "$obj/make.log" 2>&1 || {
+		drop_build_lock
+		tail -n 20 "$obj/make.log" | sed "s/^/matrix: $row: /"
+		result "$row" FAIL "make prepare failed (see $obj/make.log)"
+		return
+	}
+	# Which candidates this configuration builds: as in the nokprobes
+	# cell, a dry run of the whole build, which must get to vmlinux.a.
+	clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -n -j"$JOBS" vmlinux \
+		> "$obj/dry-run.log" 2>&1 || true
+	grep -q "No rule to make target 'vmlinux.a'" "$obj/dry-run.log" || {
+		drop_build_lock
+		result "$row" FAIL "the dry run did not get to vmlinux.a (see $obj/dry-run.log)"
+		return
+	}
+	{ grep -oE -- '-c -o [^ ]+\.o( |;|$)' "$obj/dry-run.log" || true; } |
+		sed -E 's/^-c -o //; s/[ ;]$//' | sort -u |
+		comm -12 - "$cand" > "$members"
+	mapfile -t objs < "$members"
+	rm -rf "$obj/cclog"
+	mkdir -p "$obj/cclog"
+	[ "${#objs[@]}" = 0 ] ||
+		KP_CCLOG=$obj/cclog CCACHE_BASEDIR=$BUILD clean_make -C "$src" O="$obj" \
+			ARCH="$karch" "${tool[@]}" -k -j"$JOBS" \
+			KCFLAGS="-fmacro-prefix-map=../src/=" "${objs[@]}" \
+			>> "$obj/make.log" 2>&1 || true
+	drop_build_lock
+
+	for o in "${objs[@]}"; do
+		n=$((n + 1))
+		if ! debian_ok "$obj/cclog" "$o" || ! [ -f "$obj/$o" ]; then
+			errors=$((errors + 1))
+			problems+=("$o: does not compile")
+			continue
+		fi
+		w=$(debian_warnings "$obj/cclog" "$o" "$obj/make.log")
+		if [ -n "$w" ]; then
+			warns=$((warns + 1))
+			problems+=("$o: warning: $(echo "$w" | head -n 1)")
+		fi
+	done
+	[ "$n" -gt 0 ] || problems+=("the dry run compiles no candidate (see $obj/dry-run.log)")
+
+	for w in "${problems[@]}"; do
+		echo "matrix: $row: $w"
+	done
+	local what="$n objects that use kprobes compiled, $errors errors, $warns warnings, $(( $(now) - start )) s"
+	if [ "${#problems[@]}" != 0 ]; then
+		result "$row" FAIL "$what; logs in $obj/"
+	elif [ "$KP_FLAVOUR" = baseline ] || [ "$ported" = 1 ]; then
+		result "$row" PASS "kprobes options: ${have:-none}; $what"
+	else
+		result "$row" SKIP "not ported, builds: kprobes options the baseline has and ours" \
+			"makes unavailable:${lost:- none}; $what"
+	fi
+}
+
+# Every architecture file, in name order (MATRIX_CELLS=gate-NAME picks one).
+cell_gate()
+{
+	local f
+
+	gate_deps
+	prepare_flavour "$KP_FLAVOUR" || { result gate FAIL "prepare"; return; }
+	for f in "$KP_TOOLS"/arch/*.sh; do
+		[ -z "${1:-}" ] || [ "$(basename "$f" .sh)" = "$1" ] || continue
+		cell_gate_arch "$f"
+	done
+}
+
 for cell in $CELLS; do
 	case $cell in
 	debian)		cell_debian ;;
 	nokprobes)	cell_nokprobes ;;
+	gate)		cell_gate ;;
+	gate-*)		if [ -f "$KP_TOOLS/arch/${cell#gate-}.sh" ]; then
+				cell_gate "${cell#gate-}"
+			else
+				result "$cell" FAIL "no tools/testing/kprobes/arch/${cell#gate-}.sh"
+			fi ;;
 	*)		result "$cell" FAIL "no such cell" ;;
 	esac
 done
 
-echo "$passed passed, $failed failed"
+if [ "$skipped" = 0 ]; then
+	echo "$passed passed, $failed failed"
+else
+	echo "$passed passed, $failed failed, $skipped skipped"
+fi
 [ "$failed" = 0 ]

@@ -128,3 +128,11 @@ class ConsoleTest(unittest.TestCase):
 			 'CPU#2', 'NIP c000000000001234   LR c0000000000012a8']
 		parse.parse_hang_dump(v, '/nonexistent', lines, 0)
 		self.assertEqual(sum(l.startswith('hang') and 'cpu' in l for l in v.lines), 3)
+
+
+if __name__ == '__main__':
+	# "make harness-check": unittest's report, then the line .ci/run counts.
+	result = unittest.main(exit=False, verbosity=2).result
+	bad = len(result.failures) + len(result.errors)
+	print(f'{result.testsRun - bad} passed, {bad} failed')
+	raise SystemExit(1 if bad else 0)

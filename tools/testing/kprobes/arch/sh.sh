@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# sh: SuperH SH-4A.  Not ported yet (issue 36): KPROBES stays unavailable
+# (HAVE_KPROBES_ARCH_CONTRACT unselected), and make matrix's gate builds
+# it.  The keys are described in arch-defaults.sh.
+
+ALIASES='sh4'
+KARCH='sh'
+CROSS=sh4-linux-gnu-
+PACKAGES='gcc-sh4-linux-gnu:sh4-linux-gnu-gcc'
+PORTED=0
+BOOT=0
+GATE_DEFCONFIG=r7785rp_defconfig
+# What upstream's kprobes offers with that defconfig and kprobes turned on
+# (make matrix BASELINE=1 checks it).
+GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS'

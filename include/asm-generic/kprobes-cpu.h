@@ -313,7 +313,12 @@ static __always_inline void kprobe_claim_idle_here(struct kprobe *solo)
 {
 	BUILD_BUG_ON(!(KPROBE_CPU_EDGES &
 		       KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER)));
-	__this_cpu_write(current_kprobe, solo ?: &kprobe_hit_marker);
+	/*
+	 * The parentheses are needed: x86's per-CPU write casts its value
+	 * in a macro that does not parenthesize it, when per-CPU variables
+	 * are not a named address space (KASAN kernels).
+	 */
+	__this_cpu_write(current_kprobe, (solo ?: &kprobe_hit_marker));
 	barrier();
 	__this_cpu_write(kprobe_ctlblk.state, KPROBE_CPU_HANDLER);
 }
@@ -328,7 +333,7 @@ static __always_inline void kprobe_claim_idle(struct kprobe_ctlblk *kcb,
 {
 	BUILD_BUG_ON(!(KPROBE_CPU_EDGES &
 		       KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER)));
-	__this_cpu_write(current_kprobe, solo ?: &kprobe_hit_marker);
+	__this_cpu_write(current_kprobe, (solo ?: &kprobe_hit_marker));
 	barrier();
 	kcb->state = KPROBE_CPU_HANDLER;
 }

@@ -38,3 +38,6 @@ QEMU_EXTRA='-device isa-debug-exit,iobase=0xf4,iosize=0x04'
 APPEND='trace_clock=x86-tsc'
 HANG_PC='RIP='
 HITCOUNT_GDB=gdb
+# The test kernel has KASAN (kprobes-test-x86_64.config): its check boot
+# took 749 s on a slow host, close to the 900 s default.
+BOOT_TIMEOUT=1500

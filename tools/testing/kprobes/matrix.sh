@@ -904,6 +904,8 @@ for cell in $CELLS; do
 	debian)		cell_debian ;;
 	nokprobes)	cell_nokprobes ;;
 	gate)		cell_gate ;;
+	# Only the gate's packages (.ci/run installs them early).
+	deps)		gate_deps ;;
 	gate-*)		if [ -f "$KP_TOOLS/arch/${cell#gate-}.sh" ]; then
 				cell_gate "${cell#gate-}"
 			else

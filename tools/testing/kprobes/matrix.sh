@@ -651,14 +651,13 @@ cell_nokprobes()
 # with kprobes turned on gets, on upstream's kprobes and on ours.
 GATE_KPROBES_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'
 
-# The value of key $2 in architecture file $1 (a file of assignments only,
-# see lib.sh), empty when the file does not set it.
+# The value of key $2 in architecture file $1: what lib.sh has read of
+# every architecture file (KP_ARCHDATA, defaults included).
 gate_key()
 {
-	# A shell of its own, with nothing of ours in its environment.
-	# shellcheck disable=SC2016 # expanded by that shell
-	env -i bash -c 'set -u; . "$1"; eval "printf %s \"\${$2:-}\""' \
-		gate_key "$1" "$2"
+	local name=${1##*/}
+
+	printf '%s' "${KP_ARCHDATA[${name%.sh}.$2]:-}"
 }
 
 # The packages of every gate row ("package:test" pairs), installed as

@@ -149,10 +149,11 @@
  * ------------------------------------------------
  * "locked":  process context, the core's registration lock held (it is the
  *            outermost kprobes lock; see kernel/kprobes/internal.h for the
- *            whole order).  May sleep, allocate, and take text_mutex,
- *            cpus_read_lock() and jump_label_lock() in that order.
+ *            whole order).  May sleep, allocate, and take cpus_read_lock(),
+ *            jump_label_lock() and text_mutex, in that order.
  *            kprobe_assert_locked() checks it.
- * "text":    locked, and text_mutex held by the core.
+ * "text":    locked, and cpus_read_lock() and text_mutex held by the core:
+ *            a port may write with stop_machine_cpuslocked() (arm64).
  * "hit":     the trap path: interrupts off, or at least preemption off,
  *            possibly NMI; an RCU reader.  No sleeping, no allocation, no
  *            lock but raw spinlocks; every function is NOKPROBE_SYMBOL.

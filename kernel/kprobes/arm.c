@@ -10,9 +10,10 @@
  * step that is missing, so every caller that changes one of the three just
  * calls it.
  *
- * Lock sequence for a text write: kprobe_mutex, then text_mutex around
- * arch_arm_kprobe()/arch_disarm_kprobe().  Sites on an ftrace call site go
- * through ftrace.c instead and take ftrace's own locks.
+ * Lock sequence for a text write: kprobe_mutex, then kprobe_text_lock()
+ * (cpus_read_lock() and text_mutex) around arch_arm_kprobe() and
+ * arch_disarm_kprobe().  Sites on an ftrace call site go through ftrace.c
+ * instead and take ftrace's own locks.
  *
  * Each int3 write is followed by a synchronisation of all CPUs.  Callers
  * that change many sites at once (register_kprobes(), unregister_kprobes(),
@@ -24,6 +25,7 @@
 #include "internal.h"
 
 #include <kunit/visibility.h>
+#include <linux/cpu.h>
 #include <linux/memory.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -68,7 +70,7 @@ void kprobe_ftrace_kill(void)
 
 /*
  * Architecture defaults: one write (and one synchronisation) per site.
- * Callers hold kprobe_mutex and text_mutex.
+ * Callers hold kprobe_mutex, cpus_read_lock() and text_mutex.
  */
 void __weak arch_arm_kprobes_batch(struct kprobe_hit_site **kps,
 				   unsigned int nr)
@@ -93,6 +95,24 @@ bool __weak arch_kprobe_boostable(struct kprobe_hit_site *p)
 	return false;
 }
 
+/*
+ * The locks of a text write, in internal.h's order.  CPU hotplug is held
+ * off too, so that an architecture may write with every other CPU stopped
+ * (arm64: stop_machine_cpuslocked()); for the others it costs a per-CPU
+ * read lock.
+ */
+static void kprobe_text_lock(void)
+{
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+}
+
+static void kprobe_text_unlock(void)
+{
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+}
+
 /* Do the queued writes, then the table removals that waited for them. */
 static void kprobe_batch_write(struct kprobe_batch *b)
 {
@@ -100,12 +120,12 @@ static void kprobe_batch_write(struct kprobe_batch *b)
 
 	lockdep_assert_held(&kprobe_mutex);
 	if (b->nr) {
-		mutex_lock(&text_mutex);
+		kprobe_text_lock();
 		if (b->arming)
 			arch_arm_kprobes_batch(b->kps, b->nr);
 		else
 			arch_disarm_kprobes_batch(b->kps, b->nr);
-		mutex_unlock(&text_mutex);
+		kprobe_text_unlock();
 		b->nr = 0;
 	}
 	if (!b->nr_retired)
@@ -200,9 +220,9 @@ int kprobe_site_arm(struct kprobe_site *site)
 		if (ret)
 			return ret;
 	} else if (!kprobe_batch_queue(site, true)) {
-		mutex_lock(&text_mutex);
+		kprobe_text_lock();
 		arch_arm_kprobe(&site->hit);
-		mutex_unlock(&text_mutex);
+		kprobe_text_unlock();
 	}
 	kprobe_site_set_state(site, KPROBE_SITE_ARMED);
 	return 0;
@@ -216,9 +236,9 @@ void kprobe_site_disarm(struct kprobe_site *site)
 	if (kprobe_ftrace(&site->hit)) {
 		kprobe_ftrace_disarm(site);
 	} else if (!kprobe_batch_queue(site, false)) {
-		mutex_lock(&text_mutex);
+		kprobe_text_lock();
 		arch_disarm_kprobe(&site->hit);
-		mutex_unlock(&text_mutex);
+		kprobe_text_unlock();
 	}
 	kprobe_site_set_state(site, KPROBE_SITE_DISARMED);
 }

@@ -67,7 +67,8 @@
  * ----------------------------
  *   kprobe_mutex            every registration change, site state, counts,
  *                           the optimizer's lists (optimizer.c)
- *     cpus_read_lock()      (optimizer, ftrace registration)
+ *     cpus_read_lock()      (optimizer, ftrace registration, text
+ *                           writes: kprobe_text_lock())
  *       jump_label_lock()   reserved-text checks while preparing a site
  *         text_mutex        any write to kernel text (arch_arm/disarm)
  *

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * arm64 kprobes: what the files of the back-end share.  The per-CPU state
+ * machine is drawn in <asm-generic/kprobes-cpu.h>, what its moves are on
+ * arm64 is in <asm/kprobes.h>; what the generic core offers and expects
+ * is the contract in <linux/kprobes_arch.h>, the only core header used
+ * here.
+ *
+ *   core.c       deciding how an instruction runs, prepare/arm/disarm/
+ *                remove, the two BRK handlers and the fault handler, the
+ *                address and blacklist hooks
+ *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
+ *
+ * The instruction decoder and simulator (decode-insn.c, simulate-insn.c)
+ * are arm64's, shared with uprobes; kprobes adds what only kernel text
+ * needs (literal loads, exclusive sequences, the return-address checks).
+ */
+#ifndef _ARM64_KERNEL_PROBES_KPROBES_H
+#define _ARM64_KERNEL_PROBES_KPROBES_H
+
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
+#include <linux/ptrace.h>
+#include <asm-generic/kprobes-step.h>
+
+/* kretprobe.c, called from kretprobe_trampoline.S */
+__visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
+
+#endif /* _ARM64_KERNEL_PROBES_KPROBES_H */

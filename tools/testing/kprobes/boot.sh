@@ -31,8 +31,8 @@
 # panic (panic=-1 reboots, -no-reboot turns that into an exit with status 0),
 # a QEMU error - is a failure, and so is a console without the guest's
 # "kp: guest done" marker.
-# EXIT=panic, for a machine without an exit device (ppc64le's pseries):
-# kp-exit powers the machine off for
+# EXIT=panic, for a machine without an exit device (ppc64le's pseries,
+# arm64's virt): kp-exit powers the machine off for
 # status 0 (QEMU exits with 0) and, for any other status, prints "kp-exit:
 # panic on purpose: guest status N" and panics the kernel, which QEMU
 # (-action panic=exit-failure) turns into exit status 1.  There a power-off

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh - build the kernel image (bzImage; Image on riscv64) and modules in $BUILD/<flavour>/obj with ccache,
+# build.sh - build the kernel image (bzImage; Image on riscv64 and arm64) and modules in $BUILD/<flavour>/obj with ccache,
 # and install the modules into $BUILD/<flavour>/modroot.
 #
 # Only one kernel build runs at a time on the machine: harness builds queue

@@ -12,17 +12,18 @@
 # binutils-<triplet>), and a static userland of that architecture
 # (USERLAND):
 #
-# USERLAND=debian (i386): Debian's busybox-static:<DEB_ARCH> and
+# USERLAND=debian (i386, arm64, ppc64le): Debian's busybox-static:<DEB_ARCH> and
 # bash-static:<DEB_ARCH>, downloaded with "apt-get download" (the
 # architecture is added to dpkg if it is not there) and unpacked with
 # dpkg-deb -x into $BUILD/<arch>-userland, so nothing of the host's amd64
 # system changes.
 #
-# USERLAND=source (riscv64, ppc64le): the static libc of the cross
-# compiler (libc6-dev-<DEB_ARCH>-cross), and the userland is built from
-# source.  Debian 12 has no riscv64 port, so there is no
-# busybox-static:riscv64 to download, and one way serves every cross
-# architecture: the userland is built here from
+# A cross architecture (CROSS) also needs the static libc of its cross
+# compiler (libc6-dev-<DEB_ARCH>-cross), for the guest's helpers.
+#
+# USERLAND=source (riscv64): the userland is built from source.  Debian
+# 12 has no riscv64 port, so there is no busybox-static:riscv64 to
+# download: the userland is built here from
 # Debian's own source packages of busybox and bash (the versions the x86
 # guests run), fetched with "apt-get source" through a private apt state
 # in $BUILD/<arch>-src (deb-src lines made from the host's own apt
@@ -73,18 +74,19 @@ OPTIONAL=(
 # The architecture's own (arch/<name>.sh).
 # shellcheck disable=SC2207 # a list, one entry a word
 REQUIRED+=($(kp_arch PACKAGES))
-# Every cross architecture: the cross compiler and binutils.
+# Every cross architecture: the cross compiler and binutils, and the
+# static libc of the cross compiler (the guest's helpers are linked
+# statically, whatever USERLAND).
 if [ -n "$KP_CROSS" ]; then
 	REQUIRED+=(
 		"gcc-${KP_CROSS%-}:${KP_CROSS}gcc"
 		"binutils-${KP_CROSS%-}:${KP_CROSS}strip"
+		"libc6-dev-$KP_DEB_ARCH-cross:static-libc-cross"
 	)
 fi
-# A userland built from source: the static libc of the cross compiler,
-# and what building takes.
+# A userland built from source: what building takes.
 if [ -n "$KP_CROSS_USERLAND" ]; then
 	REQUIRED+=(
-		"libc6-dev-$KP_DEB_ARCH-cross:static-libc-cross"
 		"dpkg-dev:dpkg-source"
 		"bzip2:bzip2"
 	)
@@ -272,9 +274,9 @@ build_userland_cross()
 	done
 
 	# Compiling takes a few minutes of both CPUs: queue behind kernel
-	# builds as build.sh does.
-	exec 8>"$KP_LOCK"
-	flock 8
+	# builds as build.sh does (unless KP_NO_WAIT=1: .ci/run runs this
+	# niced beside the x86-64 build instead of before it).
+	take_build_lock
 
 	# busybox: Debian's busybox-static configuration, as is (oldconfig
 	# answers the questions of options it does not name with their
@@ -301,7 +303,7 @@ build_userland_cross()
 	 make -j"$JOBS") > "$src/bash.log" 2>&1 ||
 		die "bash does not build: see $src/bash.log"
 	"${cross}strip" -o "$KP_USERLAND/bin/bash-static" "$src/bash/build-static/bash"
-	exec 8>&-
+	drop_build_lock
 
 	[ -z "$(missing_userland)" ] ||
 		die "the $KP_ARCH userland is incomplete: $(missing_userland | xargs)"

@@ -42,8 +42,8 @@
 #     boot.result          how the last boot ended (written by boot.sh)
 #   <arch>-userland/     the guest's busybox and bash-static, when not the
 #                        host's (USERLAND=debian: Debian's packages, e.g.
-#                        i386; USERLAND=source: built from Debian's sources
-#                        by deps.sh, e.g. riscv64, ppc64le)
+#                        i386, arm64; USERLAND=source: built from Debian's
+#                        sources by deps.sh, e.g. riscv64)
 
 set -euo pipefail
 

@@ -8,7 +8,7 @@
 #   /bin/busybox + links   the host's busybox-static, or the arch's of
 #                          deps.sh (USERLAND=debian: Debian's package,
 #                          e.g. i386; USERLAND=source: built from Debian's
-#                          source package, e.g. riscv64, ppc64le)
+#                          source package, e.g. riscv64)
 #   /bin/bash              the host's bash-static, if installed (or the
 #                          one of deps.sh, as busybox)
 #   /usr/bin/timeout       busybox's timeout, behind a wrapper that takes
@@ -16,7 +16,8 @@
 #                          passes it)
 #   /bin/kp-exit           guest/kp-exit.c, built statically here (with the
 #                          cross compiler of a cross architecture, as
-#                          the kselftests' helpers)
+#                          the kselftests' helpers; -DKP_EXIT_PANIC for
+#                          an EXIT=panic architecture)
 #   /etc/kp-kernel.config  the kernel's .config (what tests may expect)
 #   /etc/kp-notrun         tests that hang this arch's guest: not run,
 #                          reported as failures (kp_notrun_tests below)
@@ -66,8 +67,8 @@ kp_notrun_tests()
 	fi | sed '/^[[:space:]]*$/d'
 }
 
-# The cross architectures (riscv64, ppc64le) run under TCG several times
-# slower than x86-64, and every ftracetest case costs 10 - 30 s there
+# The cross architectures (riscv64, ppc64le, arm64) run under TCG several
+# times slower than x86-64, and every ftracetest case costs 10 - 30 s there
 # whatever it tests (ftracetest resets every event before and after it).
 # They run the cases whose outcome depends on the architecture's back-end:
 # where a probe sits and how a hit runs the probed instruction
@@ -84,8 +85,8 @@ kp_notrun_tests()
 # reports them as skipped with that reason: the generic ones below for an
 # architecture with FTRACE_SKIP_GENERIC=1, and its FTRACE_SKIP.  i386
 # runs every case but kretprobe_maxactive (maxactive's syntax, on
-# inet_csk_accept): i386, ppc64le and riscv64 build without networking,
-# for CI's time budget.
+# inet_csk_accept): i386, ppc64le, riscv64 and arm64 build without
+# networking, for CI's time budget.
 # What the generic ones took in a full riscv64 run (2026-12-01, 980
 # events, the machine busy): busy_check, kprobe_args_char, kprobe_args_comm,
 # kprobe_args_string 22 s each, kprobe_args_symbol 20 s,
@@ -174,7 +175,11 @@ else
 	note "no $BASH_STATIC: the guest has no /bin/bash"
 fi
 
-"$KP_GUEST_CC" "${KP_GUEST_CFLAGS[@]}" -static -O2 -Wall \
+# The architecture's EXIT says how kp-exit stops QEMU: through an exit
+# device, or (panic) by power-off or a panic on purpose.
+exit_cflags=()
+[ "$(kp_arch EXIT)" = panic ] && exit_cflags=(-DKP_EXIT_PANIC)
+"$KP_GUEST_CC" "${KP_GUEST_CFLAGS[@]}" "${exit_cflags[@]}" -static -O2 -Wall \
 	-o "$ROOT/bin/kp-exit" "$KP_TOOLS/guest/kp-exit.c"
 install -m 0755 "$KP_TOOLS/init" "$ROOT/init"
 kp_notrun_tests | while IFS='|' read -r test why; do

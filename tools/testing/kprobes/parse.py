@@ -138,8 +138,8 @@ TAP_PLAN = re.compile(r'^1\.\.(\d+)')
 TAP_RESULT = re.compile(r'^(not )?ok (\d+) ?([^#]*?)\s*(?:#\s*(.*))?$')
 
 GUEST_DONE = re.compile(r'kp: guest done status=(\d+)')
-# EXIT=panic (ppc64le): kp-exit reports a non-zero status by panicking the kernel on
-# purpose (pseries has no exit device, see guest/kp-exit.c); that panic,
+# EXIT=panic (ppc64le, arm64): kp-exit reports a non-zero status by panicking the kernel on
+# purpose (pseries and virt have no exit device, see guest/kp-exit.c); that panic,
 # after this line, is how the guest ended, not a failure report.
 DELIBERATE_PANIC = re.compile(r'kp-exit: panic on purpose: guest status \d+')
 
@@ -409,7 +409,8 @@ def parse_hang_dump(v, tree, lines, start):
 		m = re.match(r'CPU#(\d+)', line)
 		if m:
 			cpu = m.group(1)
-		# x86 "RIP=...", riscv " pc       ...", powerpc "NIP ..."
+		# x86 "RIP=...", riscv " pc       ...", powerpc "NIP ...",
+		# aarch64 " PC=..."
 		m = pc.match(line)
 		if m and cpu is not None:
 			addr = int(m.group(1), 16)

@@ -125,9 +125,10 @@ class ConsoleTest(unittest.TestCase):
 	def test_hang_pc(self):
 		v = parse.Verdict()
 		lines = ['CPU#0', 'RIP=ffffffff81000000 RFL=1', 'CPU#1', ' pc       ffffffff80001234',
-			 'CPU#2', 'NIP c000000000001234   LR c0000000000012a8']
+			 'CPU#2', 'NIP c000000000001234   LR c0000000000012a8',
+			 'CPU#3', ' PC=ffff800080012345 X00=0000000000000000 X01=0000000000000001']
 		parse.parse_hang_dump(v, '/nonexistent', lines, 0)
-		self.assertEqual(sum(l.startswith('hang') and 'cpu' in l for l in v.lines), 3)
+		self.assertEqual(sum(l.startswith('hang') and 'cpu' in l for l in v.lines), 4)
 
 
 if __name__ == '__main__':

@@ -18,14 +18,17 @@
  * -no-reboot, a panic) gives: the host could not tell those from success.
  * The register is reached by mapping /dev/mem (CONFIG_DEVMEM).
  *
- * ppc64le: QEMU's pseries machine has no exit device.  Status 0 powers
- * the machine off (reboot(2), RTAS power-off: QEMU exits with 0); any
- * other status is printed as "kp-exit: panic on purpose: guest status N"
- * and the kernel is made to panic (sysrq c through /proc/sysrq-trigger,
- * CONFIG_MAGIC_SYSRQ), which QEMU, run with -action panic=exit-failure,
- * turns into exit status 1 (the kernel tells it through RTAS
- * ibm,os-term).  boot.sh reads the status from that line; a panic without
- * it, or a power-off without the /init marker, stays a failure.
+ * EXIT=panic (the architecture's file; mkinitramfs.sh defines
+ * KP_EXIT_PANIC): a machine without an exit device, ppc64le's pseries and
+ * arm64's virt.  Status 0 powers the machine off (reboot(2): RTAS
+ * power-off, PSCI SYSTEM_OFF; QEMU exits with 0); any other status is
+ * printed as "kp-exit: panic on purpose: guest status N" and the kernel is
+ * made to panic (sysrq c through /proc/sysrq-trigger, CONFIG_MAGIC_SYSRQ),
+ * which QEMU, run with -action panic=exit-failure, turns into exit status
+ * 1 (the kernel tells it through RTAS ibm,os-term on pseries, through the
+ * pvpanic PCI device on virt).  boot.sh reads the status from that line;
+ * a panic without it, or a power-off without the /init marker, stays a
+ * failure.
  *
  * Usage: kp-exit STATUS   (0..127)
  */
@@ -33,7 +36,35 @@
 #include <stdlib.h>
 #include <stdint.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(KP_EXIT_PANIC)
+#include <fcntl.h>
+#include <sys/reboot.h>
+#include <unistd.h>
+
+static int kp_exit(long status)
+{
+	int fd;
+
+	sync();
+	if (!status) {
+		reboot(RB_POWER_OFF);
+		perror("kp-exit: reboot(RB_POWER_OFF)");
+		return -1;
+	}
+	fd = open("/proc/sysrq-trigger", O_WRONLY);
+	if (fd < 0) {
+		perror("kp-exit: /proc/sysrq-trigger");
+		return -1;
+	}
+	printf("kp-exit: panic on purpose: guest status %ld\n", status);
+	fflush(stdout);
+	if (write(fd, "c", 1) != 1) {
+		perror("kp-exit: sysrq c");
+		return -1;
+	}
+	return 0;
+}
+#elif defined(__x86_64__) || defined(__i386__)
 #include <sys/io.h>
 
 #define KP_EXIT_PORT	0xf4
@@ -75,36 +106,8 @@ static int kp_exit(long status)
 	*reg = (uint32_t)(((status << 1) | 1) << 16 | KP_SIFIVE_TEST_FAIL);
 	return 0;
 }
-#elif defined(__powerpc64__)
-#include <fcntl.h>
-#include <sys/reboot.h>
-#include <unistd.h>
-
-static int kp_exit(long status)
-{
-	int fd;
-
-	sync();
-	if (!status) {
-		reboot(RB_POWER_OFF);
-		perror("kp-exit: reboot(RB_POWER_OFF)");
-		return -1;
-	}
-	fd = open("/proc/sysrq-trigger", O_WRONLY);
-	if (fd < 0) {
-		perror("kp-exit: /proc/sysrq-trigger");
-		return -1;
-	}
-	printf("kp-exit: panic on purpose: guest status %ld\n", status);
-	fflush(stdout);
-	if (write(fd, "c", 1) != 1) {
-		perror("kp-exit: sysrq c");
-		return -1;
-	}
-	return 0;
-}
 #else
-#error "kp-exit: no exit device known for this architecture"
+#error "kp-exit: no exit device known for this architecture (EXIT=panic: -DKP_EXIT_PANIC)"
 #endif
 
 int main(int argc, char **argv)

@@ -10,11 +10,12 @@
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
- * x86-64, i386, riscv64 and ppc64le each have their instructions for the
- * shapes below.  riscv's are all 4 bytes (no compressed forms): one shape,
- * one size, whatever the assembler would have chosen; so are powerpc's
- * (which, using no TOC, need no global entry point: the symbol is the
- * function's only entry).
+ * x86-64, i386, riscv64, ppc64le and arm64 each have their instructions
+ * for the shapes below.  riscv's are all 4 bytes (no compressed forms):
+ * one shape, one size, whatever the assembler would have chosen; so are
+ * powerpc's (which, using no TOC, need no global entry point: the symbol
+ * is the function's only entry) and arm64's (no BTI landing pad: the
+ * test kernel is built without ARM64_BTI_KERNEL, which gcc cannot have).
  */
 #include <linux/linkage.h>
 
@@ -45,7 +46,8 @@
  * Optimizable shape: 12 bytes of register moves and adds, then ret.  A
  * probe at offset 0 without a post_handler can become a jump.  On i386
  * (regparm(3): a in %eax, b in %edx) the same 12 bytes are six 2-byte
- * instructions; riscv has four instructions, and no jump optimization.
+ * instructions; riscv and arm64 have four instructions, and no jump
+ * optimization.
  */
 .macro kpb_movs name
 	kpb_func \name
@@ -66,6 +68,11 @@
 	mr	6, 4
 	mr	7, 6
 	add	3, 5, 7
+#elif defined(CONFIG_ARM64)
+	mov	x5, x0
+	mov	x4, x1
+	mov	x3, x4
+	add	x0, x5, x3
 #else
 	mv	a5, a0
 	mv	a4, a1
@@ -96,6 +103,8 @@
 	movl	%eax, %eax
 #elif defined(CONFIG_PPC64)
 	mr	3, 3
+#elif defined(CONFIG_ARM64)
+	mov	x0, x0
 #else
 	mv	a0, a0
 #endif

@@ -3,8 +3,8 @@
  * A per-CPU kprobe state machine for architectures that probe with a
  * breakpoint and run the probed instruction in the trap or from a slot
  * that ends in a second exception (x86: int3, riscv: ebreak, powerpc:
- * trap).  Included by such an architecture's <asm/kprobes.h>; the state
- * stays the architecture's (the generic core never reads it, see
+ * trap, arm64: brk).  Included by such an architecture's <asm/kprobes.h>;
+ * the state stays the architecture's (the generic core never reads it, see
  * <linux/kprobes_arch.h>), this header only spares each of them the same
  * bookkeeping.  It implements the contract's arch_kprobe_busy_begin()/
  * end(); the architecture defines the per-CPU kprobe_ctlblk.
@@ -141,7 +141,7 @@ struct kprobe_saved_state {
  * @site: the site being hit (see the top of this file)
  * @saved_irq: the probed context's interrupt-enable bit, as the
  *	architecture saves it while the copy runs with interrupts off
- *	(x86: EFLAGS.IF, riscv: sstatus.SPIE)
+ *	(x86: EFLAGS.IF, riscv: sstatus.SPIE, arm64: the DAIF bits)
  * @saved: the interrupted states, innermost last
  */
 struct kprobe_ctlblk {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The steps of a breakpoint hit that riscv and powerpc take alike: both
- * stop on a breakpoint, run the pre handler, then compute the probed
- * instruction in C (riscv: simulate, powerpc: emulate) or run its copy
+ * The steps of a breakpoint hit that riscv, powerpc and arm64 take alike:
+ * they stop on a breakpoint, run the pre handler, then compute the probed
+ * instruction in C (riscv, arm64: simulate; powerpc: emulate) or run its copy
  * from a slot until a second exception.  What differs (how the
  * instruction runs, how the step starts and ends) stays in each
  * architecture's core.c; the bookkeeping around it is here.  The state

@@ -13,7 +13,7 @@
  * override ("weak": the core's default is right unless the architecture
  * can do better); B and C are what the core offers it.  Also weak, in
  * <linux/kprobes.h>: alloc_insn_page(), for an architecture whose
- * executable pages come back read-only (riscv).
+ * executable pages come back read-only (riscv, arm64).
  *
  * <asm/kprobes.h> includes <asm-generic/kprobes.h> (whatever the
  * configuration) and defines, under CONFIG_KPROBES:
@@ -33,15 +33,16 @@
  *   - KPROBE_OPT_PATCH_MAX, KPROBE_OPT_REGION_MAX, KPROBE_OPTSLOT_BYTES
  *     (CONFIG_OPTPROBES);
  *   - optionally, for an architecture whose function-entry probe does not
- *     sit at the function's address (riscv puts it past the ftrace site,
- *     powerpc past the TOC setup): arch_kprobe_entry_func_ip() and a macro
- *     of the same name; bpf_get_func_ip() then reports the function's
- *     address.
+ *     sit at the function's address (riscv and arm64 put it past the
+ *     ftrace site, powerpc past the TOC setup): arch_kprobe_entry_func_ip()
+ *     and a macro of the same name; bpf_get_func_ip() then reports the
+ *     function's address.
  *
  * The trap code calls the port's breakpoint, step-end and fault handlers
  * (x86: kprobe_int3_handler(), kprobe_fault_handler(); riscv:
  * kprobe_breakpoint_handler(), kprobe_single_step_handler(); powerpc:
- * kprobe_handler(), kprobe_post_handler(); the mm fault path calls
+ * kprobe_handler(), kprobe_post_handler(); arm64: kprobe_brk_handler(),
+ * kprobe_ss_brk_handler(); the mm fault path calls
  * kprobe_page_fault()).  They look the site up with kprobe_hit_find(), run
  * its handlers with kprobe_hit_pre()/kprobe_hit_post() (section C) and
  * execute or emulate the probed instruction themselves.
@@ -52,7 +53,7 @@
  *   and nokprobe_inline, which the core and every trap path use.
  *
  * The others are optional, static inlines for the trap path that x86,
- * riscv and powerpc share:
+ * riscv, powerpc and arm64 share:
  *
  * <asm-generic/kprobes-cpu.h>, included by <asm/kprobes.h>: the per-CPU
  *   state machine of a port that probes with a breakpoint and runs the
@@ -74,7 +75,7 @@
  *
  * <asm-generic/kprobes-step.h>, included by the back-end's trap path: the
  *   bookkeeping of a breakpoint hit whose instruction is computed in C or
- *   stepped from a slot until a second exception (riscv, powerpc):
+ *   stepped from a slot until a second exception (riscv, powerpc, arm64):
  *   kprobe_step_hit_pre() (claim the CPU, run the pre handlers, give up
  *   on a changed pc), kprobe_step_done() (post handlers, then idle, or
  *   the pop of a re-entered step) and kprobe_step_abandon() (the copy
@@ -194,7 +195,7 @@ struct pt_regs;
  * kprobe_copy_original_text(), allocate slots with kprobe_slot_alloc().
  *
  * Return: 0, or a negative errno that register_kprobe() passes on: for an
- * instruction that cannot be probed -EILSEQ (riscv, powerpc) or -EINVAL
+ * instruction that cannot be probed -EILSEQ (riscv, powerpc, arm64) or -EINVAL
  * (x86, whose -EILSEQ means bytes that do not decode); -ENOMEM without
  * memory or a slot, -EFAULT if the text cannot be read or the slot not
  * written; x86 also -EBUSY (a foreign int3, an SMP-alternatives lock

@@ -493,17 +493,18 @@ int disable_kprobe(struct kprobe *kp)
 }
 EXPORT_SYMBOL_GPL(disable_kprobe);
 
+/* Is @addr in the kernel's init text?  (kprobe_kill_sites()' predicate) */
+static bool kprobe_in_init_text(unsigned long addr, void *unused)
+{
+	return is_kernel_inittext(addr);
+}
+
 /**
  * kprobe_free_init_mem() - the kernel's init text is about to be freed
  *
  * Sites on it become GONE.  Later registrations there are refused since
  * core_kernel_text() stops accepting init text at the same moment.
  */
-static bool kprobe_in_init_text(unsigned long addr, void *unused)
-{
-	return is_kernel_inittext(addr);
-}
-
 void kprobe_free_init_mem(void)
 {
 	kprobe_kill_sites(kprobe_in_init_text, NULL);

@@ -32,6 +32,10 @@
 # bash-static, and cross-compiled statically into $BUILD/<arch>-userland
 # (about 2.5 minutes of CPU).
 #
+# KP_USERLAND_LATER=1: install the packages only; a userland built from
+# source is left for a later run without it (.ci/run builds it niced,
+# beside the kernel builds, rather than before them).
+#
 # KP_DRY_RUN=1: print the package:test pairs that would be checked.
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -314,6 +318,7 @@ build_userland_cross()
 missing=$(missing_pkgs "${REQUIRED[@]}" | sort -u | tr '\n' ' ')
 optional=$(missing_pkgs "${OPTIONAL[@]}" | sort -u | tr '\n' ' ')
 userland=$(missing_userland | xargs)
+[ "${KP_USERLAND_LATER:-}" = 1 ] && [ -n "$KP_CROSS_USERLAND" ] && userland=
 
 if [ -z "$missing$optional$userland" ]; then
 	exit 0

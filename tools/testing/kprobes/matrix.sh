@@ -62,7 +62,10 @@
 #              architecture's directory that includes a kprobes header or
 #              marks a symbol NOKPROBE_SYMBOL (its traps and entry code),
 #              as many of them as this configuration builds (a dry run of
-#              the directories that hold them says which).  Each must
+#              the directories that hold them says which); an unported
+#              architecture, whose kprobes are off, compiles those of its
+#              own directory only (the generic objects with kprobes off
+#              are the nokprobes cell's).  Each must
 #              compile without an error or a warning.  The kprobes
 #              options the configuration ends with are compared with
 #              GATE_OPTIONS, what upstream has there.  A ported
@@ -821,7 +824,15 @@ cell_gate_arch()
 	esac
 	cand=$obj/candidates.list
 	members=$obj/members.list
-	gate_candidates "$src" "$srcarch" > "$cand"
+	# An unported architecture compiles its own directory's candidates
+	# only: with kprobes off, the generic ones are the nokprobes cell's
+	# (x86-64, same headers of ours), and the architecture's own include
+	# <linux/kprobes.h> over its <asm/kprobes.h> all the same.
+	if [ "$ported" = 1 ]; then
+		gate_candidates "$src" "$srcarch" > "$cand"
+	else
+		gate_candidates "$src" "$srcarch" | grep -E '^(arch|kernel/kprobes)/' > "$cand" || true
+	fi
 	mapfile -t objs < "$cand"
 	for o in "${objs[@]}"; do
 		rm -f "$obj/$o"

@@ -170,12 +170,18 @@ int __register_kprobe_locked(struct kprobe *p)
 		return -ENODEV;
 	}
 	/*
-	 * Asked of the sites, not of p->list: the core fields of a kprobe
-	 * that was never registered may hold anything (kmalloc()).
+	 * Asked of the registry, not of @p's fields: those of a kprobe that
+	 * was never registered may hold anything (kmalloc()), and a
+	 * registered one's addr may have been changed since.
 	 */
 	if (kprobe_site_of_member(p)) {
 		kprobe_refuse(p, "already registered");
 		return -EINVAL;
+	}
+	/* Room in the registry, before anything changes. */
+	if (kprobe_registry_reserve()) {
+		kprobe_refuse(p, "out of memory");
+		return -ENOMEM;
 	}
 	/* Not registered: the core-owned fields are ours to set. */
 	INIT_LIST_HEAD(&p->list);
@@ -211,6 +217,7 @@ int __register_kprobe_locked(struct kprobe *p)
 	p->flags |= site->hit.flags &
 		    (KPROBE_FLAG_ON_FUNC_ENTRY | KPROBE_FLAG_FTRACE);
 	list_add_tail_rcu(&p->list, &site->members);
+	kprobe_registry_add(p, site);
 	kprobe_site_recount(site);
 	ret = kprobe_site_sync(site);
 	if (ret) {
@@ -318,7 +325,10 @@ int kprobe_detach_locked(struct kprobe *p, struct kprobe_site **reap)
 	site = kprobe_site_of_member(p);
 	if (!site)
 		return -EINVAL;
+	kprobe_registry_del(p);
 	list_del_rcu(&p->list);
+	/* The probed address, whatever the owner did to addr meanwhile. */
+	p->addr = site->hit.addr;
 	kprobe_site_recount(site);
 	if (!list_empty(&site->members)) {
 		/* Only disarming can follow from losing a member. */

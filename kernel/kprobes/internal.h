@@ -14,6 +14,7 @@
  *   address.c    symbol+offset resolution and address validation
  *   blacklist.c  NOKPROBE_SYMBOL ranges, arch areas, debugfs "blacklist"
  *   slots.c      executable instruction slots
+ *   registry.c   which struct kprobe are registered, and on which site
  *   module.c     module notifier (GONE), freeing of init text
  *   ftrace.c     sites armed through ftrace instead of an int3
  *   kretprobe.c  return probes: instance pools and the trampoline handler
@@ -35,10 +36,13 @@
  * handler runs is current_kprobe (kprobe_hit_pre()).  A registered user
  * kprobe therefore always has a non-empty kprobe::list (tracing code
  * relies on it) and its site is in the table or on the GONE list.  The
- * converse does not hold: whether a kprobe is registered is asked of the
- * site at its address (kprobe_site_of_member()), because the core fields
- * of one that never was may hold anything.  Registration initialises
- * them.
+ * converse does not hold: whether a kprobe is registered, and on which
+ * site, is asked of the registry (registry.c, kprobe_site_of_member()),
+ * which only the core writes.  Every field of a struct kprobe is its
+ * owner's: one that was never registered may hold anything, and a
+ * registered one may have had its addr or symbol_name changed since.
+ * Registration initialises the core fields; unregistration gives addr
+ * back the probed address.
  *
  * Site states (kprobe_site::hit.state, changed only by
  * kprobe_site_set_state() under kprobe_mutex):
@@ -342,6 +346,12 @@ struct kprobe_site *kprobe_site_alloc(kprobe_opcode_t *addr);
 void kprobe_site_free(struct kprobe_site *site);	/* after RCU */
 struct kprobe_site *kprobe_site_find(unsigned long addr);	/* RCU */
 struct kprobe_site *kprobe_site_of_member(struct kprobe *p); /* mutex */
+
+/* registry.c: kprobe_mutex held */
+int kprobe_registry_reserve(void);
+void kprobe_registry_add(struct kprobe *p, struct kprobe_site *site);
+struct kprobe_site *kprobe_registry_site(const struct kprobe *p);
+void kprobe_registry_del(const struct kprobe *p);
 struct kprobe_site *kprobe_site_next(struct kprobe_site *site); /* mutex */
 void kprobe_site_gone_add(struct kprobe_site *site);	/* mutex */
 void kprobe_site_gone_del(struct kprobe_site *site);	/* mutex */
@@ -355,18 +365,6 @@ void kprobe_table_trim(void);		/* shrink if sparse */
 struct kprobe_site *kprobe_table_next(unsigned long *pos);
 unsigned long kprobe_table_pos(struct kprobe_site *site);
 int kprobe_table_init(void);
-
-/*
- * Might @p be linked to a site?  True from registration until
- * kprobe_detach_done(); false for a zeroed kprobe (list.next == NULL) or
- * one that registration or unregistration initialised.  A kprobe that was
- * never registered may hold anything in @list (kmalloc()), so true only
- * means "ask the sites" (kprobe_site_of_member()); @list is not followed.
- */
-static inline bool kprobe_listed(const struct kprobe *p)
-{
-	return p->list.next && !list_empty(&p->list);
-}
 
 /* Is @site in the table (its text exists and it has members)? */
 static inline bool kprobe_site_live(const struct kprobe_site *site)

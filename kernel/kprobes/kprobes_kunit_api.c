@@ -568,6 +568,55 @@ static void kpkt_reject_registered_twice(struct kunit *test)
 }
 
 /*
+ * A registered kprobe stays registered whatever its owner then does to
+ * addr, symbol_name or offset (a struct reused for another probe): a
+ * second registration is refused, alone or in a batch, and leaves the
+ * probe alone; disabling, enabling and unregistering act on the probe
+ * where it was registered; unregistering gives addr back the probed
+ * address.  Upstream 6.12 links the struct into its table a second time.
+ */
+static void kpkt_changed_fields(struct kunit *test)
+{
+	struct kpkt_probe *pp = kpkt_probe_new(test, kpkt_arith, NULL, 0);
+	struct kpkt_probe *other = kpkt_probe_new(test, kpkt_leaf, NULL, 0);
+	struct kprobe *batch[] = { &other->kp, &pp->kp };
+	kprobe_opcode_t *probed;
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	probed = pp->kp.addr;
+
+	pp->kp.addr = (kprobe_opcode_t *)kpkt_leaf;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&pp->kp), -EINVAL);
+	pp->kp.addr = NULL;
+	pp->kp.symbol_name = "kpkt_leaf";
+	KUNIT_EXPECT_EQ(test, register_kprobe(&pp->kp), -EINVAL);
+	/* The batch fails on it and rolls back the one before it. */
+	KUNIT_EXPECT_EQ(test, register_kprobes(batch, ARRAY_SIZE(batch)), -EINVAL);
+	kpkt_check_probe(test, pp, &ref, true);
+	KUNIT_EXPECT_EQ(test, kpkt_register(test, &other->kp), 0);
+	kpkt_unregister(test, &other->kp);
+
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&pp->kp), 0);
+	atomic_set(&pp->pre_hits, 0);
+	kpkt_run(test, &ref, "disabled");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&pp->kp), 0);
+	kpkt_check_probe(test, pp, &ref, true);
+
+	kpkt_unregister(test, &pp->kp);
+	KUNIT_EXPECT_PTR_EQ(test, pp->kp.addr, probed);
+	atomic_set(&pp->pre_hits, 0);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), 0);
+	/* Free again: it registers where it now points. */
+	pp->kp.addr = NULL;
+	KUNIT_EXPECT_EQ(test, kpkt_register(test, &pp->kp), 0);
+	KUNIT_EXPECT_PTR_NE(test, pp->kp.addr, probed);
+}
+
+/*
  * Flag bits other than KPROBE_FLAG_DISABLED are dropped at registration
  * (as upstream does), not refused: the probe registers, enabled or
  * disabled by that one bit, and the core's own bits are its own again.
@@ -1488,6 +1537,7 @@ static struct kunit_case kpkt_cases[] = {
 	KUNIT_CASE(kpkt_reject_mid_instruction),
 	KUNIT_CASE(kpkt_ambiguous_symbol_first),
 	KUNIT_CASE(kpkt_reject_registered_twice),
+	KUNIT_CASE(kpkt_changed_fields),
 	KUNIT_CASE(kpkt_mask_core_flags),
 	KUNIT_CASE(kpkt_register_uninitialised),
 	KUNIT_CASE(kpkt_every_instruction),

@@ -824,6 +824,46 @@ static void krpt_batch_rollback(struct kunit *test)
 	kpkt_ret_check(test, good, &ref);
 }
 
+/*
+ * A registered kretprobe whose owner changed kp.addr or kp.symbol_name is
+ * still the one registered: registering it again is refused and changes
+ * nothing, disabling and unregistering act on it where it was registered,
+ * and its pool is given back (kmemleak would see it kept).
+ */
+static void krpt_changed_fields(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
+	kprobe_opcode_t *probed;
+	struct kpkt_ref ref;
+
+	kpkt_ref_init(&ref, kpkt_arith);
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	probed = kr->rp.kp.addr;
+
+	kr->rp.kp.symbol_name = "kpkt_leaf";
+	kr->rp.kp.addr = NULL;
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&kr->rp), -EINVAL);
+	kr->rp.kp.symbol_name = NULL;
+	kr->rp.kp.addr = (kprobe_opcode_t *)kpkt_leaf;
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&kr->rp), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, rcu_access_pointer(kr->rp.pool));
+	kpkt_ret_check(test, kr, &ref);
+
+	KUNIT_EXPECT_EQ(test, disable_kretprobe(&kr->rp), 0);
+	kpkt_ret_reset(kr);
+	kpkt_run(test, &ref, "disabled");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 0);
+	KUNIT_EXPECT_EQ(test, enable_kretprobe(&kr->rp), 0);
+
+	kpkt_ret_unregister(test, kr);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(kr->rp.pool));
+	KUNIT_EXPECT_PTR_EQ(test, kr->rp.kp.addr, probed);
+	kpkt_ret_reset(kr);
+	kpkt_run(test, &ref, "after unregister");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
+}
+
 static int krpt_case_init(struct kunit *test)
 {
 	atomic_set(&kpkt_ret_orphans, 0);
@@ -855,6 +895,7 @@ static struct kunit_case krpt_cases[] = {
 	KUNIT_CASE(krpt_unregister_sleeper),
 	KUNIT_CASE(krpt_task_exit_in_flight),
 	KUNIT_CASE(krpt_batch_rollback),
+	KUNIT_CASE(krpt_changed_fields),
 	{}
 };
 

@@ -251,40 +251,13 @@ struct kprobe *get_kprobe(void *addr)
 
 NOKPROBE_SYMBOL(get_kprobe);
 
-static bool kprobe_site_has_member(struct kprobe_site *site, struct kprobe *p)
-{
-	struct kprobe *m;
-
-	list_for_each_entry(m, &site->members, list)
-		if (m == p)
-			return true;
-	return false;
-}
-
 /*
- * The site @p is a member of, or NULL if @p is not registered.  @p's own
- * links are never followed (only the sites' member lists are): a kprobe
- * that was never registered may have anything in them.
+ * The site @p is a member of, or NULL if @p is not registered: the
+ * registry's answer.  None of @p's fields is read (see registry.c).
  */
 struct kprobe_site *kprobe_site_of_member(struct kprobe *p)
 {
-	struct kprobe_site *site;
-
-	lockdep_assert_held(&kprobe_mutex);
-	if (!kprobe_listed(p))
-		return NULL;
-	site = kprobe_site_find((unsigned long)p->addr);
-	if (site && kprobe_site_has_member(site, p))
-		return site;
-	/* A GONE site is out of the table, on the GONE list. */
-	if (!kprobe_gone(p))
-		return NULL;
-	for (site = kprobe_gone_sites; site; site = site->next) {
-		if (site->hit.addr == p->addr &&
-		    kprobe_site_has_member(site, p))
-			return site;
-	}
-	return NULL;
+	return kprobe_registry_site(p);
 }
 
 /**

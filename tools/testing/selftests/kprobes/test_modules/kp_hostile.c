@@ -828,6 +828,48 @@ static int kh_double_reg(struct kh_ctx *c)
 	return ret;
 }
 
+/*
+ * Registered, then moved to another address (or named by symbol) and
+ * registered again while still registered: a reused struct.  The second
+ * registration must be refused and the probe stay where it was; the
+ * unregistration after it must take it out there (text=original at both
+ * targets afterwards).
+ */
+static int kh_moved_double_reg(struct kh_ctx *c)
+{
+	struct kprobe *kp = kh_kprobe(0, kh_target, NULL, 0);
+	int ret;
+
+	ret = register_kprobe(kp);
+	if (ret) {
+		kh_note(c, " setup=failed");
+		return ret;
+	}
+	kp->addr = (void *)kh_target2;
+	ret = register_kprobe(kp);
+	kh_note(c, " still=%s", kh_registered(kp));
+	unregister_kprobe(kp);
+	return ret;
+}
+
+static int kh_rp_moved_double_reg(struct kh_ctx *c)
+{
+	struct kretprobe *rp = kh_kretprobe(0, kh_target, NULL, 0);
+	int ret;
+
+	ret = register_kretprobe(rp);
+	if (ret) {
+		kh_note(c, " setup=failed");
+		return ret;
+	}
+	rp->kp.addr = NULL;
+	rp->kp.symbol_name = "kh_target2";
+	ret = register_kretprobe(rp);
+	kh_note(c, " still=%s", kh_registered(&rp->kp));
+	unregister_kretprobe(rp);
+	return ret;
+}
+
 /* Register, unregister, register the same kprobe again unchanged. */
 static int kh_rereg_same(struct kh_ctx *c)
 {
@@ -1299,6 +1341,8 @@ static const struct kh_input kh_inputs[] = {
 	KH_UNSAFE("double_reg", kh_targets, kh_double_reg),
 	KH_IN("rereg_same", kh_targets, kh_rereg_same),
 	KH_IN("moved_rereg", kh_targets, kh_moved_rereg),
+	KH_UNSAFE("moved_double_reg", kh_targets, kh_moved_double_reg),
+	KH_UNSAFE("rp_moved_double_reg", kh_targets, kh_rp_moved_double_reg),
 	KH_IN("rereg_sym", kh_targets, kh_rereg_sym),
 	KH_IN("unreg_never", kh_targets, kh_unreg_never),
 	KH_IN("unreg_stranger", kh_targets, kh_unreg_stranger),

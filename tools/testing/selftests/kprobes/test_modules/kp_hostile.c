@@ -812,62 +812,39 @@ static int kh_probe(struct kh_ctx *c)
 	return ret;
 }
 
+/*
+ * Registered, then registered again while still registered: unchanged
+ * (@moved false), or moved to another address first (@moved true: a
+ * reused struct).  The second registration must be refused and the
+ * probe stay where it was; the unregistration after it must take it out
+ * there (text=original at both targets afterwards).
+ */
+static int kh_reg_again(struct kh_ctx *c, bool moved)
+{
+	struct kprobe *kp = kh_kprobe(0, kh_target, NULL, 0);
+	int ret;
+
+	ret = register_kprobe(kp);
+	if (ret) {
+		kh_note(c, " setup=failed");
+		return ret;
+	}
+	if (moved)
+		kp->addr = (void *)kh_target2;
+	ret = register_kprobe(kp);
+	kh_note(c, " still=%s", kh_registered(kp));
+	unregister_kprobe(kp);
+	return ret;
+}
+
 static int kh_double_reg(struct kh_ctx *c)
 {
-	struct kprobe *kp = kh_kprobe(0, kh_target, NULL, 0);
-	int ret;
-
-	ret = register_kprobe(kp);
-	if (ret) {
-		kh_note(c, " setup=failed");
-		return ret;
-	}
-	ret = register_kprobe(kp);
-	kh_note(c, " still=%s", kh_registered(kp));
-	unregister_kprobe(kp);
-	return ret;
+	return kh_reg_again(c, false);
 }
 
-/*
- * Registered, then moved to another address (or named by symbol) and
- * registered again while still registered: a reused struct.  The second
- * registration must be refused and the probe stay where it was; the
- * unregistration after it must take it out there (text=original at both
- * targets afterwards).
- */
 static int kh_moved_double_reg(struct kh_ctx *c)
 {
-	struct kprobe *kp = kh_kprobe(0, kh_target, NULL, 0);
-	int ret;
-
-	ret = register_kprobe(kp);
-	if (ret) {
-		kh_note(c, " setup=failed");
-		return ret;
-	}
-	kp->addr = (void *)kh_target2;
-	ret = register_kprobe(kp);
-	kh_note(c, " still=%s", kh_registered(kp));
-	unregister_kprobe(kp);
-	return ret;
-}
-
-static int kh_rp_moved_double_reg(struct kh_ctx *c)
-{
-	struct kretprobe *rp = kh_kretprobe(0, kh_target, NULL, 0);
-	int ret;
-
-	ret = register_kretprobe(rp);
-	if (ret) {
-		kh_note(c, " setup=failed");
-		return ret;
-	}
-	rp->kp.addr = NULL;
-	rp->kp.symbol_name = "kh_target2";
-	ret = register_kretprobe(rp);
-	kh_note(c, " still=%s", kh_registered(&rp->kp));
-	unregister_kretprobe(rp);
-	return ret;
+	return kh_reg_again(c, true);
 }
 
 /* Register, unregister, register the same kprobe again unchanged. */
@@ -1031,7 +1008,8 @@ static int kh_rp_double_unreg(struct kh_ctx *c)
 	return 0;
 }
 
-static int kh_rp_double_reg(struct kh_ctx *c)
+/* As kh_reg_again(), for a kretprobe; @moved: renamed by symbol. */
+static int kh_rp_reg_again(struct kh_ctx *c, bool moved)
 {
 	struct kretprobe *rp = kh_kretprobe(0, kh_target, NULL, 0);
 	int ret;
@@ -1041,10 +1019,24 @@ static int kh_rp_double_reg(struct kh_ctx *c)
 		kh_note(c, " setup=failed");
 		return ret;
 	}
+	if (moved) {
+		rp->kp.addr = NULL;
+		rp->kp.symbol_name = "kh_target2";
+	}
 	ret = register_kretprobe(rp);
 	kh_note(c, " still=%s", kh_registered(&rp->kp));
 	unregister_kretprobe(rp);
 	return ret;
+}
+
+static int kh_rp_double_reg(struct kh_ctx *c)
+{
+	return kh_rp_reg_again(c, false);
+}
+
+static int kh_rp_moved_double_reg(struct kh_ctx *c)
+{
+	return kh_rp_reg_again(c, true);
 }
 
 /* A kretprobe at c's place with @maxactive instances of @data bytes. */

@@ -329,3 +329,29 @@ now()
 {
 	date +%s
 }
+
+# A step's cost: start=$(mark) before it, $(spent "$start") after it
+# prints "N s, CPU M s": the wall time, and the CPU time (user + system)
+# of the processes the script's shell waited for meanwhile (its children's
+# in /proc/$$/stat), which says what the step cost when other work shared
+# the CPUs.  The step must run in the script's own shell, not a subshell.
+children_cpu()
+{
+	local -a st
+
+	read -ra st < "/proc/$$/stat"
+	echo $(((st[15] + st[16]) / $(getconf CLK_TCK)))
+}
+
+mark()
+{
+	echo "$(now) $(children_cpu)"
+}
+
+spent()
+{
+	local t0 c0
+
+	read -r t0 c0 <<< "$1"
+	echo "$(($(now) - t0)) s, CPU $(($(children_cpu) - c0)) s"
+}

@@ -329,7 +329,7 @@ cell_debian()
 		result debian FAIL "no $DEBIAN_CONFIG (package linux-config-6.12; make deps)"
 		return
 	}
-	start=$(now)
+	start=$(mark)
 	list=$BUILD/matrix-debian.list
 	key=$(debian_digest_key)
 	if [ "$KP_FLAVOUR" = ours ] && [ -n "$key" ] &&
@@ -424,7 +424,7 @@ cell_debian()
 	done
 	if [ "$errors" = 0 ] && [ "$warns" = 0 ]; then
 		result debian PASS "$built objects compiled, $errors errors," \
-			"$warns with new warnings ($skipped not in this config), $(( $(now) - start )) s"
+			"$warns with new warnings ($skipped not in this config), $(spent "$start")"
 	else
 		result debian FAIL "$built objects, $errors errors, $warns with new" \
 			"warnings ($skipped not in this config); logs in $oobj/"
@@ -512,7 +512,7 @@ nokprobes_full()
 		HOSTCC="ccache gcc" KCFLAGS="-fmacro-prefix-map=../src/=" \
 		vmlinux modules > "$obj/make.log" 2>&1; then
 		result nokprobes PASS "vmlinux and modules built with CONFIG_KPROBES off," \
-			"$(( $(now) - start )) s"
+			"$(spent "$start")"
 	else
 		grep -E 'error|Error' "$obj/make.log" | head -n 20 | sed 's/^/matrix: nokprobes: /'
 		result nokprobes FAIL "build failed (see $obj/make.log)"
@@ -614,7 +614,7 @@ nokprobes_compile()
 	if [ "$errors" = 0 ] && [ "$warns" = 0 ]; then
 		result nokprobes PASS "$n objects that read the series compiled with" \
 			"CONFIG_KPROBES off, none needs the $(wc -l <<< "$gone") symbols" \
-			"it takes away, $(( $(now) - start )) s"
+			"it takes away, $(spent "$start")"
 	else
 		result nokprobes FAIL "$n objects, $errors errors, $warns warnings" \
 			"(see $obj/make.log)"
@@ -626,7 +626,7 @@ cell_nokprobes()
 	local src=$BUILD/$KP_FLAVOUR/src obj dobj=$BUILD/$KP_FLAVOUR/obj
 	local start why mode=${MATRIX_NOKPROBES:-}
 
-	start=$(now)
+	start=$(mark)
 	prepare_flavour "$KP_FLAVOUR" || { result nokprobes FAIL "prepare"; return; }
 	# Compile only needs the default build's dependency lists (the
 	# objects of the same tree at kprobes on) and the series' file list.
@@ -732,7 +732,7 @@ gate_dirs()
 # the top of this file.
 cell_gate_arch()
 {
-	local file=$1 name row start karch cross llvm defconfig srcarch
+	local file=$1 name row start karch cross llvm defconfig srcarch what
 	local src=$BUILD/$KP_FLAVOUR/src obj cc wrapper cand members o w opt
 	local ported have lost='' extra='' n=0 errors=0 warns=0 why
 	local -a tool=() objs=() problems=()
@@ -751,7 +751,7 @@ cell_gate_arch()
 		echo "matrix: $row: ported, built and booted by make check ARCH=$name"
 		return
 	fi
-	start=$(now)
+	start=$(mark)
 	karch=$(gate_key "$file" KARCH)
 	cross=$(gate_key "$file" CROSS)
 	llvm=$(gate_key "$file" GATE_LLVM)
@@ -885,7 +885,7 @@ cell_gate_arch()
 	for w in "${problems[@]}"; do
 		echo "matrix: $row: $w"
 	done
-	local what="$n objects that use kprobes compiled, $errors errors, $warns warnings, $(( $(now) - start )) s"
+	what="$n objects that use kprobes compiled, $errors errors, $warns warnings, $(spent "$start")"
 	if [ "${#problems[@]}" != 0 ]; then
 		result "$row" FAIL "$what; logs in $obj/"
 	elif [ "$KP_FLAVOUR" = baseline ] || [ "$ported" = 1 ]; then

@@ -98,6 +98,7 @@ int kpkt_run(struct kunit *test, const struct kpkt_ref *ref, const char *what);
  * @kp: the probe
  * @pre_hits: pre handler calls
  * @post_hits: post handler calls
+ * @not_running: handler calls that found kprobe_running() != &@kp
  * @arg0: first argument register as the pre handler saw it
  * @redirect: if non-zero, the pre handler resumes there and returns 1
  * @set_arg0: if @do_set_arg0, the pre handler writes it to the first
@@ -114,7 +115,6 @@ struct kpkt_probe {
 	struct kprobe kp;
 	atomic_t pre_hits;
 	atomic_t post_hits;
-	/* Handler calls that found kprobe_running() != &kp. */
 	atomic_t not_running;
 	unsigned long arg0;
 	unsigned long redirect;

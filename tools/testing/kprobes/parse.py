@@ -136,6 +136,7 @@ TAP_BEGIN = 'kp: tap begin'
 TAP_END = 'kp: tap end'
 TAP_PLAN = re.compile(r'^1\.\.(\d+)')
 TAP_RESULT = re.compile(r'^(not )?ok (\d+) ?([^#]*?)\s*(?:#\s*(.*))?$')
+TAP_TOOK = re.compile(r'^# kp: took (\d+) s$')
 
 GUEST_DONE = re.compile(r'kp: guest done status=(\d+)')
 # EXIT=panic (ppc64le, arm64): kp-exit reports a non-zero status by panicking the kernel on
@@ -255,6 +256,8 @@ def parse_tap(v, lines):
 	results = {}
 	passed = skipped = failed = 0
 	inside = ended = False
+	took = None
+	times = []		# (seconds, test) of the tests init timed
 	for line in lines:
 		if line == TAP_BEGIN:
 			inside = True
@@ -268,12 +271,19 @@ def parse_tap(v, lines):
 		if m:
 			plan = int(m.group(1))
 			continue
+		m = TAP_TOOK.match(line)
+		if m:
+			took = int(m.group(1))
+			continue
 		m = TAP_RESULT.match(line)
 		if not m:
 			continue
 		notok, num, name, directive = m.groups()
 		directive = directive or ''
 		results[int(num)] = name
+		if took is not None:
+			times.append((took, name))
+			took = None
 		if directive.upper().startswith('SKIP'):
 			skipped += 1
 		elif notok and not directive.upper().startswith('TODO'):
@@ -288,6 +298,11 @@ def parse_tap(v, lines):
 	v.passed += passed
 	v.section('kselftest', f'{passed} passed, {failed} failed, {skipped} skipped'
 		  f' of {plan if plan is not None else "?"} planned')
+	if times:
+		# Where the guest's time goes (the CI budget's question).
+		slowest = ', '.join(f'{name} {t} s' for t, name in
+				    sorted(times, reverse=True)[:5])
+		v.section('kselftest time', f'{sum(t for t, _ in times)} s; slowest: {slowest}')
 	missing = (plan or 0) - len(results)
 	if plan is None:
 		v.fail('kselftest: no TAP plan')

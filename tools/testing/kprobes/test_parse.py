@@ -130,6 +130,20 @@ class ConsoleTest(unittest.TestCase):
 		parse.parse_hang_dump(v, '/nonexistent', lines, 0)
 		self.assertEqual(sum(l.startswith('hang') and 'cpu' in l for l in v.lines), 4)
 
+	def test_tap_times(self):
+		# init's "took" line belongs to the result that follows it; a
+		# result without one has no time, and a kernel line between
+		# them changes nothing.
+		v = parse.Verdict()
+		lines = [parse.TAP_BEGIN, '1..3', '# kp: took 3 s', 'ok 1 module:a',
+			 'ok 2 kprobes:b.sh', '# kp: took 40 s',
+			 '[   12.000000] kernel line', 'not ok 3 ftrace:c.tc # exit=1',
+			 parse.TAP_END]
+		parse.parse_tap(v, lines)
+		self.assertEqual(v.passed, 2)
+		self.assertIn('kselftest time 43 s; slowest: ftrace:c.tc 40 s, module:a 3 s',
+			      v.lines)
+
 
 if __name__ == '__main__':
 	# "make harness-check": unittest's report, then the line .ci/run counts.

@@ -50,6 +50,8 @@
 #            every ERROR and WARNING type must be listed by the patch's
 #            %checkpatch line in series.plan, whose commit message says why
 #            it stays; CHECKs are counted
+#   kernel-doc  scripts/kernel-doc -none -Wall on the C files and headers the
+#            series adds: no warning
 #   get_maintainer  scripts/get_maintainer.pl of the assembled tree on the
 #            series names the MAINTAINERS entry that lists kernel/kprobes/
 #
@@ -632,6 +634,30 @@ check_checkpatch()
 	done
 }
 
+# scripts/kernel-doc -none -Wall (the base's) on the C files and headers
+# the series adds, in the tree git am assembled: none may warn (the
+# rst's kernel-doc directives include some of them).
+check_kernel_doc()
+{
+	local f log=$WORK/kernel-doc.log
+	local -a files=()
+
+	for f in "${OVERLAY[@]}"; do
+		case $f in
+		tools/*)	;;
+		*.c|*.h)	files+=("$f") ;;
+		esac
+	done
+	(cd "$WSRC" && perl scripts/kernel-doc -none -Wall "${files[@]}") > "$log" 2>&1 || true
+	if [ -s "$log" ]; then
+		echo "series: FAIL: scripts/kernel-doc -Wall warns on files of the series:" >&2
+		head -n 20 "$log" >&2
+		FAILED=1
+		return
+	fi
+	note "kernel-doc -Wall on the series' ${#files[@]} C files and headers: no warning"
+}
+
 # get_maintainer.pl of the assembled tree on the series.
 check_maintainers()
 {
@@ -705,8 +731,10 @@ generate()
 	ensure_worktree "$base"
 	check_am "$base"
 	check_checkpatch
-	# get_maintainer.pl runs in the tree that git am assembled.
+	# kernel-doc and get_maintainer.pl run in the tree that git am
+	# assembled.
 	if [ "$AM_DONE" = 1 ]; then
+		check_kernel_doc
 		check_maintainers
 	fi
 

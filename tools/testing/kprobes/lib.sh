@@ -56,6 +56,17 @@ BUILD=${BUILD:-build}
 BASELINE=${BASELINE:-}
 JOBS=${JOBS:-$(nproc)}
 
+# ccache's depend mode, for every compiler the harness runs through
+# ccache: on a miss, ccache takes the result key from the dependency file
+# the compiler writes (kbuild's -Wp,-MMD,...) instead of running the
+# preprocessor first.  That first run costs 0.3 - 0.4 s of CPU per kernel
+# object (a 4 - 5 MB .i file each) on top of a 1 - 5 s compile: from an
+# empty cache, a seventh or so of every build.  Hits are unchanged
+# (direct mode).  CCACHE_NODEPEND=1 in the environment turns it off.
+if [ -z "${CCACHE_NODEPEND:-}" ]; then
+	export CCACHE_DEPEND=1
+fi
+
 case $BUILD in
 /*)	;;
 *)	BUILD=$KP_REPO/$BUILD ;;

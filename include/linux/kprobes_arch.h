@@ -13,7 +13,9 @@
  * override ("weak": the core's default is right unless the architecture
  * can do better); B and C are what the core offers it.  Also weak, in
  * <linux/kprobes.h>: alloc_insn_page(), for an architecture whose
- * executable pages come back read-only (riscv, arm64).
+ * executable pages come back read-only (riscv, arm64) or whose
+ * EXECMEM_KPROBES memory cannot execute (32-bit Book3S powerpc, where
+ * only the module segment of the vmalloc space is executable).
  *
  * <asm/kprobes.h> includes <asm-generic/kprobes.h> (whatever the
  * configuration) and defines, under CONFIG_KPROBES:

@@ -352,23 +352,54 @@ static void kpopt_ppc_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->bad), 0);
 }
 
+/*
+ * The user access state, and its value with user access closed: AMR on
+ * 64-bit Book3S; on 32-bit Book3S the thread's open window (the segment
+ * of the user address that may be written: it only ever closes writes).
+ */
+#ifdef CONFIG_PPC_BOOK3S_64
+static unsigned long kpopt_ppc_kuap_state(void)
+{
+	return mfspr(SPRN_AMR);
+}
+
+#define KPOPT_PPC_KUAP_CLOSED	AMR_KUAP_BLOCKED
+#elif defined(CONFIG_PPC_KUAP)
+static unsigned long kpopt_ppc_kuap_state(void)
+{
+	return current->thread.kuap;
+}
+
+#define KPOPT_PPC_KUAP_CLOSED	KUAP_NONE
+#else
+static unsigned long kpopt_ppc_kuap_state(void)
+{
+	return 0;
+}
+
+#define KPOPT_PPC_KUAP_CLOSED	0
+#endif
+
 /* What the handler of the KUAP case saw. */
 static unsigned long kpopt_ppc_handler_amr;
 
 static int kpopt_ppc_pre_amr(struct kprobe *p, struct pt_regs *regs)
 {
-	WRITE_ONCE(kpopt_ppc_handler_amr, mfspr(SPRN_AMR));
+	WRITE_ONCE(kpopt_ppc_handler_amr, kpopt_ppc_kuap_state());
 	return 0;
 }
 
 /*
  * A probe inside a user-access window: the handlers run with user access
- * closed (AMR locked), as after any kernel entry, and the probed code
- * goes on with the window open.
+ * closed (AMR locked, or on 32-bit the thread's window closed), as after
+ * any kernel entry, and the probed code goes on with the window open.
+ * On 64-bit the target reads AMR itself; on 32-bit the state is read
+ * after it returns.
  */
 static void kpopt_ppc_kuap(struct kunit *test)
 {
 	unsigned long addr = kpopt_ppc_at(kpopt_ppc_amr, 0);
+	void __user *user = (void __user *)0;
 	struct kpopt_ppc_probe *pp;
 	unsigned long open, seen;
 
@@ -379,17 +410,25 @@ static void kpopt_ppc_kuap(struct kunit *test)
 	kprobe_opt_wait();
 	KUNIT_ASSERT_TRUE(test, kpopt_ppc_optimized(addr));
 
-	/* AMR is not kept across a context switch: no preemption. */
+	/* The window is not kept across a context switch: no preemption. */
 	preempt_disable();
-	allow_read_from_user((const void __user *)0, sizeof(long));
-	open = mfspr(SPRN_AMR);
+	if (IS_ENABLED(CONFIG_PPC64))
+		allow_read_from_user(user, sizeof(long));
+	else
+		allow_write_to_user(user, sizeof(long));
+	open = kpopt_ppc_kuap_state();
 	seen = kpopt_ppc_call(kpopt_ppc_amr, 0);
-	prevent_read_from_user((const void __user *)0, sizeof(long));
+	if (!IS_ENABLED(CONFIG_PPC64))
+		seen = kpopt_ppc_kuap_state();
+	if (IS_ENABLED(CONFIG_PPC64))
+		prevent_read_from_user(user, sizeof(long));
+	else
+		prevent_write_to_user(user, sizeof(long));
 	preempt_enable();
 
-	KUNIT_EXPECT_NE(test, open, (unsigned long)AMR_KUAP_BLOCKED);
+	KUNIT_EXPECT_NE(test, open, (unsigned long)KPOPT_PPC_KUAP_CLOSED);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(kpopt_ppc_handler_amr),
-			(unsigned long)AMR_KUAP_BLOCKED);
+			(unsigned long)KPOPT_PPC_KUAP_CLOSED);
 	KUNIT_EXPECT_EQ(test, seen, open);
 }
 

@@ -22,8 +22,15 @@ _GLOBAL(kpopt_ppc_branch)
 1:	addi	r3, r3, 1
 	blr
 
-/* AMR as the code after its first instruction (the probe) sees it. */
+/*
+ * AMR as the code after its first instruction (the probe) sees it; 32-bit
+ * Book3S has no AMR, and its KUAP case reads the thread's state instead.
+ */
 _GLOBAL(kpopt_ppc_amr)
 	nop
+#ifdef CONFIG_PPC_BOOK3S_64
 	mfspr	r3, SPRN_AMR
+#else
+	li	r3, 0
+#endif
 	blr

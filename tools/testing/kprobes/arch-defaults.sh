@@ -91,8 +91,8 @@ FTRACE_SKIP=
 # "body: REGEX" (each: some line of the report's body matches), "why:"
 # the reason printed.
 CONSOLE_KNOWN=
-# Regex before the 16 hex digits of a CPU's pc in QEMU's "info registers"
-# (parse.py's hang report).
+# Regex before the 16 hex digits (8 on a 32-bit machine) of a CPU's pc in
+# QEMU's "info registers" (parse.py's hang report).
 HANG_PC=
 # The gdb of hitcount.sh (empty: hitcount.py does not know the arch).
 HITCOUNT_GDB=

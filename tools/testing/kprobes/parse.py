@@ -113,9 +113,11 @@ def load_known_reports():
 
 
 def hang_pc_regex():
-	"""A CPU's pc in "info registers": every architecture's HANG_PC."""
+	"""A CPU's pc in "info registers": every architecture's HANG_PC,
+	then 16 hex digits (8 on a 32-bit machine: ppc32)."""
 	pcs = [c['HANG_PC'] for c in kparch.load_all().values() if c['HANG_PC']]
-	return re.compile(r'(?:%s)([0-9a-f]{16})\b' % '|'.join(pcs))
+	return re.compile(r'(?:%s)([0-9a-f]{8}(?:[0-9a-f]{8})?)\b' %
+			  '|'.join(pcs))
 
 
 KNOWN_REPORTS = load_known_reports()

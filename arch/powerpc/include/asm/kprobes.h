@@ -12,13 +12,19 @@
  * A hit first tries to emulate the instruction with the base's
  * single-step library (arch/powerpc/lib/sstep.c: analyse_instr(),
  * emulate_step()): no second exception, and the instructions whose
- * result depends on their own address (branches, addpcis) are only ever
- * emulated.  What the library cannot emulate runs out of line: the copy
- * in an instruction slot, with MSR_SE set and preemption disabled, until
- * the single-step exception brings the CPU back.  Instructions that neither
- * can run (rfid, mtmsrd, traps, sc, writes of SRR0/SRR1, larx/stcx.
+ * result depends on their own address (branches, addpcis) or that read
+ * or write the MSR (mfmsr; mtmsr on 32-bit) are only ever emulated.
+ * What the library cannot emulate runs out of line: the copy in an
+ * instruction slot, with MSR_SE set and preemption disabled, until the
+ * single-step exception brings the CPU back.  Instructions that neither
+ * can run (rfi, rfid, mtmsrd, traps, sc, writes of SRR0/SRR1, larx/stcx.
  * sequences, pc-relative prefixed forms) are refused.  The code is in
  * arch/powerpc/kernel/probes/.
+ *
+ * On 32-bit, only Book3S (603/604/G3/G4: pmac32) has this back-end
+ * (HAVE_KPROBES_ARCH_CONTRACT, arch/powerpc/Kconfig): it single-steps
+ * with MSR_SE as 64-bit Book3S does.  32-bit BookE (e500, 44x, 40x) and
+ * 8xx, whose single-step is a debug event (DBCR0_IC), are not ported.
  */
 #ifndef _ASM_POWERPC_KPROBES_H
 #define _ASM_POWERPC_KPROBES_H

@@ -24,6 +24,7 @@
  */
 #include "ppc-kprobes.h"
 
+#include <linux/execmem.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
@@ -31,6 +32,7 @@
 #include <linux/mm.h>
 #include <asm/code-patching.h>
 #include <asm/sections.h>
+#include <asm/set_memory.h>
 #include <asm/sstep.h>
 #include <asm/switch_to.h>
 
@@ -510,14 +512,17 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
  *
  * The interrupt vectors and the code they run before they can take
  * another exception (real mode, MSR_RI clear) are between
- * __start_interrupts and __end_interrupts; the core already refuses
- * entry and noinstr text and .kprobes.text.
+ * __start_interrupts and __end_interrupts on 64-bit, in the head text
+ * (_stext to __head_end) on 32-bit, where the code they branch to is
+ * marked NOKPROBE_SYMBOL() by the base; the core already refuses entry
+ * and noinstr text and .kprobes.text.
  *
  * Return: true if @addr is there.
  */
 bool arch_within_kprobe_blacklist(unsigned long addr)
 {
-	return (addr >= (unsigned long)__start_interrupts &&
+	return (IS_ENABLED(CONFIG_PPC64) &&
+		addr >= (unsigned long)__start_interrupts &&
 		addr < (unsigned long)__end_interrupts) ||
 	       (addr >= (unsigned long)_stext &&
 		addr < (unsigned long)__head_end) ||
@@ -533,25 +538,54 @@ static const char *const kprobe_ppc_unprobeable[] = {
 	"do_program_check",
 };
 
+/*
+ * 32-bit: the system call's way in and out (entry_32.S), which the base
+ * does not mark: the way out loads SRR0 and SRR1 for its rfi, which a
+ * trap would overwrite.
+ */
+static const char *const kprobe_ppc32_unprobeable[] = {
+	"transfer_to_syscall",
+	"ret_from_syscall",
+	"syscall_exit_finish",
+};
+
+/* Blacklist the functions of @names that kallsyms knows. */
+static int kprobe_blacklist_names(const char *const *names, unsigned int n)
+{
+	unsigned long addr;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; ret >= 0 && i < n; i++) {
+		addr = kallsyms_lookup_name(names[i]);
+		if (addr)
+			ret = kprobe_add_ksym_blacklist(addr);
+	}
+	return ret;
+}
+
 /**
  * arch_populate_kprobe_blacklist() - the blacklist entries of powerpc
  *
  * _switch() and __switch_to() change stacks half way: their entry and
  * their return are seen by different tasks, so neither kprobes nor
  * kretprobes are allowed there;
- * the interrupt vectors, see arch_within_kprobe_blacklist(); and the
- * static functions of traps.c that kprobe_handler() is called from.
+ * the interrupt vectors, see arch_within_kprobe_blacklist(); the static
+ * functions of traps.c that kprobe_handler() is called from; and on
+ * 32-bit the system call's entry and exit.
  *
  * Return: 0 or a negative errno.
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	unsigned long addr;
-	unsigned int i;
 	int ret;
 
-	ret = kprobe_add_area_blacklist((unsigned long)__start_interrupts,
-					(unsigned long)__end_interrupts);
+	if (IS_ENABLED(CONFIG_PPC64))
+		ret = kprobe_add_area_blacklist((unsigned long)__start_interrupts,
+						(unsigned long)__end_interrupts);
+	else
+		ret = kprobe_add_area_blacklist((unsigned long)_stext,
+						(unsigned long)__head_end);
 	if (!ret && IS_ENABLED(CONFIG_OPTPROBES))
 		ret = kprobe_add_area_blacklist((unsigned long)kprobe_opt_area,
 						(unsigned long)kprobe_opt_area_end);
@@ -560,12 +594,42 @@ int arch_populate_kprobe_blacklist(void)
 	ret = kprobe_add_ksym_blacklist((unsigned long)_switch);
 	if (ret >= 0)
 		ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);
-	for (i = 0; ret >= 0 && i < ARRAY_SIZE(kprobe_ppc_unprobeable); i++) {
-		addr = kallsyms_lookup_name(kprobe_ppc_unprobeable[i]);
-		if (addr)
-			ret = kprobe_add_ksym_blacklist(addr);
-	}
+	if (ret >= 0)
+		ret = kprobe_blacklist_names(kprobe_ppc_unprobeable,
+					     ARRAY_SIZE(kprobe_ppc_unprobeable));
+	if (ret >= 0 && IS_ENABLED(CONFIG_PPC32))
+		ret = kprobe_blacklist_names(kprobe_ppc32_unprobeable,
+					     ARRAY_SIZE(kprobe_ppc32_unprobeable));
 	return ret < 0 ? ret : 0;
+}
+
+/**
+ * alloc_insn_page() - a page for instruction slots, full of traps
+ *
+ * 32-bit Book3S executes kernel text through its BATs and marks every
+ * other kernel segment no-execute, but for the one of the modules
+ * (mmu_mark_initmem_nx()): a slot in vmalloc space, where
+ * EXECMEM_KPROBES allocates, could not run there.  Its slots come from
+ * the module area; elsewhere this is the core's default.
+ *
+ * Return: the page, read-only and executable, or NULL.
+ */
+void *alloc_insn_page(void)
+{
+	enum execmem_type type = IS_ENABLED(CONFIG_PPC_BOOK3S_32) ?
+				 EXECMEM_MODULE_TEXT : EXECMEM_KPROBES;
+	kprobe_opcode_t *page = execmem_alloc(type, PAGE_SIZE);
+	unsigned int i;
+
+	if (!page)
+		return NULL;
+	for (i = 0; i < PAGE_SIZE / sizeof(*page); i++)
+		page[i] = BREAKPOINT_INSTRUCTION;
+	if (set_memory_rox((unsigned long)page, 1)) {
+		execmem_free(page);
+		return NULL;
+	}
+	return page;
 }
 
 /**

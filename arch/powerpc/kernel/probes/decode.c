@@ -73,8 +73,10 @@ static const char *kprobe_insn_refused(u32 word, u32 suffix)
 		return "a trap instruction (BUG(), WARN() or another probe)";
 	if (op == OP_SC)
 		return "a system call instruction";
+	/* rfi (xo 50) is the 32-bit return from an interrupt */
 	if (IS_RFID(ppc_inst(word)) || IS_MTMSRD(ppc_inst(word)) ||
-	    (op == 19 && (xo == 82 || xo == 274 || xo == 306 || xo == 370)))
+	    (op == 19 && (xo == 50 || xo == 82 || xo == 274 || xo == 306 ||
+			  xo == 370)))
 		return "changes the MSR or returns from an interrupt";
 	if (kprobe_insn_uses_srr(word))
 		return "uses SRR0/SRR1, which the probe's exception overwrites";
@@ -84,6 +86,18 @@ static const char *kprobe_insn_refused(u32 word, u32 suffix)
 	if (op == OP_PREFIX && ((word >> 20) & 1))
 		return "a pc-relative prefixed instruction";
 	return NULL;
+}
+
+/*
+ * mfmsr, and on 32-bit mtmsr, which is how local_irq_restore() writes
+ * MSR_EE there: emulate only (see kprobe_decode_insn()).
+ */
+static bool kprobe_insn_is_msr(u32 word)
+{
+	u32 xo = kprobe_xo(word);
+
+	return word >> 26 == OP_31 &&
+	       (xo == 83 || (IS_ENABLED(CONFIG_PPC32) && xo == 146));
 }
 
 /* Does the result depend on where the instruction is (so: emulate only)? */
@@ -105,7 +119,8 @@ static bool kprobe_insn_reads_pc(u32 word)
  * @d: filled in
  *
  * mfmsr is emulated too: run out of line it would read the MSR_SE and
- * MSR_EE of the step instead of the probed context's.
+ * MSR_EE of the step instead of the probed context's; so is the 32-bit
+ * mtmsr, which out of line would clear the MSR_SE of the step.
  *
  * Return: 0, or -EILSEQ with @d->reason set.
  */
@@ -126,8 +141,7 @@ int kprobe_decode_insn(u32 word, u32 suffix, struct kprobe_decoded *d)
 	d->ainsn.suffix = prefixed ? suffix : 0;
 	d->ainsn.len = prefixed ? 8 : 4;
 	inst = kprobe_ppc_inst(&d->ainsn);
-	if (!kprobe_insn_reads_pc(word) &&
-	    !(word >> 26 == OP_31 && kprobe_xo(word) == 83)) {	/* mfmsr */
+	if (!kprobe_insn_reads_pc(word) && !kprobe_insn_is_msr(word)) {
 		d->ainsn.kind = KPROBE_INSN_STEP;
 		return 0;
 	}
@@ -136,7 +150,8 @@ int kprobe_decode_insn(u32 word, u32 suffix, struct kprobe_decoded *d)
 	regs.msr = MSR_KERNEL;
 	type = analyse_instr(&op, &regs, inst) < 0 ? UNKNOWN :
 	       GETTYPE(op.type);
-	if (type != BRANCH && type != COMPUTE && type != MFMSR) {
+	if (type != BRANCH && type != COMPUTE && type != MFMSR &&
+	    type != MTMSR) {
 		d->reason = "reads its own address, and cannot be emulated";
 		return -EILSEQ;
 	}

@@ -28,6 +28,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <asm/code-patching.h>
+#include <asm/kup.h>
 #include <asm/ppc-opcode.h>
 #include <asm-generic/kprobes-opt.h>
 
@@ -52,7 +53,11 @@
  * return are done here: nothing runs in real mode (the trap path leaves
  * such a trap alone), and the MSR's FP/VEC/VSX bits that the probed code
  * had are back on after the handlers, which may have given the units up
- * (a handler's memcpy() through enter_vmx_ops()).
+ * (a handler's memcpy() through enter_vmx_ops()).  On 32-bit Book3S the
+ * user access state (the segment registers' Ks bits and
+ * thread.kuap) is closed for the handlers and put back after them, as
+ * its interrupt entry and exit do (64-bit does it in the detour's AMR
+ * code, kprobe_opt_common).
  */
 void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 {
@@ -62,7 +67,11 @@ void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 	BUILD_BUG_ON(offsetof(struct kprobe_opt_insn, addr) != 0);
 	if (!(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
 		return;
+	if (IS_ENABLED(CONFIG_PPC32))
+		kuap_save_and_lock(regs);
 	kprobe_opt_hit(oi, regs);
+	if (IS_ENABLED(CONFIG_PPC32))
+		kuap_kernel_restore(regs, kuap_get_and_assert_locked());
 	msr = mfmsr();
 	if ((msr & units) != units)
 		mtmsr_isync(msr | units);

@@ -3,7 +3,8 @@
  * The detours of optimized probes (powerpc; opt.c is the C half).
  *
  * An optimized probe has "b detour" over its instruction.  The detour is
- * a copy of kprobe_opt_template, completed by arch_optprobe_prepare():
+ * a copy of kprobe_opt_template, completed by arch_optprobe_prepare()
+ * (stdu/std/ld on 64-bit, stwu/stw/lwz on 32-bit: PPC_STLU and friends):
  *
  *	detour:	stdu	r1, -INT_FRAME_SIZE(r1)	a frame past the red zone
  *		std	r0, GPR0(r1)
@@ -17,14 +18,15 @@
  *	copy:	<the probed instruction>
  *		b	probe + 4
  *		trap
- *		.quad	the probe's struct kprobe_opt_insn
+ *		.long	the probe's struct kprobe_opt_insn (.quad on 64-bit)
  *
  * The per-probe part is 64 bytes (KPROBE_OPTSLOT_BYTES); the rest of the
  * work is kprobe_opt_common, one copy in the kernel text.  The probed
  * instruction runs with every register as the handlers left them in
- * pt_regs, except r1 and r13 (the stack pointer and the paca: the task
- * may have moved to another CPU meanwhile); nip is the probe address for
- * the handlers and changes to it are ignored (kprobe_opt_hit()).
+ * pt_regs, except r1 and r13 (the stack pointer and, on 64-bit, the
+ * paca: the task may have moved to another CPU meanwhile); nip is the
+ * probe address for the handlers and changes to it are ignored
+ * (kprobe_opt_hit()).
  *
  * A branch reaches +/- 32 MB, so the detours cannot be in module or
  * vmalloc space: they are carved out of kprobe_opt_area, set aside here
@@ -46,14 +48,14 @@
 	.balign	8
 	.globl	kprobe_opt_template
 kprobe_opt_template:
-	stdu	r1, -INT_FRAME_SIZE(r1)
+	PPC_STLU r1, -INT_FRAME_SIZE(r1)
 	SAVE_GPR(0, r1)
 	mflr	r0
-	std	r0, _LINK(r1)
+	PPC_STL	r0, _LINK(r1)
 	.globl	kprobe_opt_template_call
 kprobe_opt_template_call:
 	trap				/* bl kprobe_opt_common */
-	ld	r0, _LINK(r1)
+	PPC_LL	r0, _LINK(r1)
 	mtlr	r0
 	REST_GPR(0, r1)
 	addi	r1, r1, INT_FRAME_SIZE
@@ -64,7 +66,7 @@ kprobe_opt_template_copy:
 	trap
 	.globl	kprobe_opt_template_oi
 kprobe_opt_template_oi:
-	.quad	0			/* struct kprobe_opt_insn * */
+	PPC_LONG 0			/* struct kprobe_opt_insn * */
 	.globl	kprobe_opt_template_end
 kprobe_opt_template_end:
 
@@ -78,28 +80,31 @@ kprobe_opt_template_end:
  *
  * Entered from a detour with the frame made, r0 and LR saved in it, and
  * LR pointing into the detour; returns there with every register but r0
- * and LR restored from pt_regs (the detour does those two), and AMR as
- * it was.  r13 must be the paca, as everywhere outside the interrupt
- * vectors (which are not probed).
+ * and LR restored from pt_regs (the detour does those two), and the user
+ * access state as it was.  On 64-bit, r13 must be the paca, as
+ * everywhere outside the interrupt vectors (which are not probed), and
+ * user access is closed and reopened here (AMR); on 32-bit Book3S that
+ * is done in C (arch_optprobe_handler()), as its interrupt entry does.
  */
 _GLOBAL(kprobe_opt_common)
 	SAVE_GPRS(2, 31, r1)
 	addi	r0, r1, INT_FRAME_SIZE
-	std	r0, GPR1(r1)
+	PPC_STL	r0, GPR1(r1)
 	mfctr	r0
-	std	r0, _CTR(r1)
+	PPC_STL	r0, _CTR(r1)
 	mfcr	r0
-	std	r0, _CCR(r1)
+	PPC_STL	r0, _CCR(r1)
 	mfxer	r0
-	std	r0, _XER(r1)
+	PPC_STL	r0, _XER(r1)
 	mfmsr	r0
-	std	r0, _MSR(r1)
+	PPC_STL	r0, _MSR(r1)
 	li	r0, 0
-	std	r0, _TRAP(r1)
-	std	r0, RESULT(r1)
-	std	r0, ORIG_GPR3(r1)
-	std	r0, _DAR(r1)
-	std	r0, _DSISR(r1)
+	PPC_STL	r0, _TRAP(r1)
+	PPC_STL	r0, RESULT(r1)
+	PPC_STL	r0, ORIG_GPR3(r1)
+	PPC_STL	r0, _DAR(r1)
+	PPC_STL	r0, _DSISR(r1)
+#ifdef CONFIG_PPC64
 	lbz	r0, PACAIRQSOFTMASK(r13)
 	std	r0, SOFTE(r1)
 	/*
@@ -108,28 +113,33 @@ _GLOBAL(kprobe_opt_common)
 	 * saved, r9 and r10 too).
 	 */
 	kuap_save_amr_and_lock r9, r10, cr1
+#endif
 
 	/* r31 (saved) keeps the way back into the detour. */
 	mflr	r31
-	ld	r3, KPROBE_OPT_OI_FROM_RET(r31)
+	PPC_LL	r3, KPROBE_OPT_OI_FROM_RET(r31)
 	/* nip: the probe address, oi->addr (opt.c checks the offset) */
-	ld	r0, 0(r3)
-	std	r0, _NIP(r1)
+	PPC_LL	r0, 0(r3)
+	PPC_STL	r0, _NIP(r1)
 	/* An exception frame to the unwinders, as a trap would make. */
 	LOAD_REG_IMMEDIATE(r0, STACK_FRAME_REGS_MARKER)
-	std	r0, STACK_INT_FRAME_MARKER(r1)
+	PPC_STL	r0, STACK_INT_FRAME_MARKER(r1)
 	addi	r4, r1, STACK_INT_FRAME_REGS
+#ifdef CONFIG_PPC64
 	LOAD_PACA_TOC()
+#endif
 	bl	CFUNC(arch_optprobe_handler)
 	mtlr	r31
+#ifdef CONFIG_PPC64
 	/* The probed context's AMR back (uses r9, r10 and cr0). */
 	kuap_kernel_restore r9, r10
+#endif
 
-	ld	r0, _CTR(r1)
+	PPC_LL	r0, _CTR(r1)
 	mtctr	r0
-	ld	r0, _XER(r1)
+	PPC_LL	r0, _XER(r1)
 	mtxer	r0
-	ld	r0, _CCR(r1)
+	PPC_LL	r0, _CCR(r1)
 	mtcr	r0
 	REST_GPRS(2, 12, r1)
 	REST_GPRS(14, 31, r1)

@@ -1,16 +1,61 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034
-# ppc32: 32-bit powerpc (PowerMac), the powerpc back-end is 64-bit only.
-# Not ported yet (issue 34): KPROBES stays unavailable
-# (HAVE_KPROBES_ARCH_CONTRACT unselected), and make matrix's gate builds
-# it.  The keys are described in arch-defaults.sh.
+# shellcheck shell=bash disable=SC2034 # read by lib.sh and kparch.py
+# ppc32: the powerpc back-end on 32-bit Book3S (PowerMac), cross-built,
+# booted as a mac99 guest in qemu-system-ppc.
+# The keys are described in arch-defaults.sh.
 
 ALIASES='powerpc32 ppc'
 KARCH=powerpc
 CROSS=powerpc-linux-gnu-
-PACKAGES='gcc-powerpc-linux-gnu:powerpc-linux-gnu-gcc'
-PORTED=0
-BOOT=0
+PORTED=1
+BOOT=1
+HELP='cross-built 32-bit powerpc kernel, qemu-system-ppc mac99'
+# QEMU's PowerMac machines and their firmware, OpenBIOS
+# (qemu-system-data).
+PACKAGES='
+gcc-powerpc-linux-gnu:powerpc-linux-gnu-gcc
+qemu-system-ppc:qemu-system-ppc
+qemu-system-data:/usr/share/qemu/openbios-ppc
+'
+
+# Upstream's kprobes, its ftrace and jump-optimization halves, and its
+# rethook: the same files as ppc64le's (one powerpc back-end).
+REMOVED='
+arch/powerpc/kernel/kprobes.c
+arch/powerpc/kernel/kprobes-ftrace.c
+arch/powerpc/kernel/optprobes.c
+arch/powerpc/kernel/optprobes_head.S
+arch/powerpc/kernel/rethook.c
+arch/powerpc/include/asm/kprobes.h
+'
+
+# Debian 12 has no 32-bit powerpc port (it is in debian-ports): deps.sh
+# builds busybox and bash from Debian's sources, as for riscv64.
+USERLAND=source
+DEB_ARCH=powerpc
+QEMU=qemu-system-ppc
+# vmlinux itself: OpenBIOS loads the ELF (-kernel) and enters it through
+# prom_init.
+IMAGE=vmlinux
+IMAGE_PATH=vmlinux
+MACHINE='-M mac99'
+SMP=1
+# The guest's panic reaches QEMU through the pvpanic PCI device: QEMU
+# exits with 1 (EXIT=panic); its power-off (the PMU's or CUDA's) with 0.
+QEMU_EXTRA='-device pvpanic-pci -action panic=exit-failure'
+EXIT=panic
+MEM=768M
+# The ESCC's first port (pmac_zilog).
+CONSOLE=ttyPZ0
+BOOT_TIMEOUT=1500
+FTRACE_SKIP_GENERIC=1
+FTRACE_SKIP="
+direct/kprobe-direct.tc|no ftrace direct calls on powerpc 6.12 (no ftrace-direct sample), unsupported there
+dynevent/add_remove_fprobe.tc|arch-independent, run on x86: fprobe events' plumbing (fprobe_entry_arg and fprobe_args_vfs run fprobes here)
+dynevent/fprobe_syntax_errors.tc|arch-independent, run on x86: the fprobe event parser
+dynevent/tprobe_syntax_errors.tc|arch-independent, run on x86: the tprobe event parser
+"
+HANG_PC='NIP\s+'
 GATE_DEFCONFIG=pmac32_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).

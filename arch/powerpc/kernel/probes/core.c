@@ -511,19 +511,16 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
  * @addr: a kernel text address
  *
  * The interrupt vectors and the code they run before they can take
- * another exception (real mode, MSR_RI clear) are between
- * __start_interrupts and __end_interrupts on 64-bit, in the head text
- * (_stext to __head_end) on 32-bit, where the code they branch to is
- * marked NOKPROBE_SYMBOL() by the base; the core already refuses entry
- * and noinstr text and .kprobes.text.
+ * another exception (real mode, MSR_RI clear), KPROBE_PPC_VECTORS_START
+ * to _END (ppc-kprobes.h), and the head text; the core already refuses
+ * entry and noinstr text and .kprobes.text.
  *
  * Return: true if @addr is there.
  */
 bool arch_within_kprobe_blacklist(unsigned long addr)
 {
-	return (IS_ENABLED(CONFIG_PPC64) &&
-		addr >= (unsigned long)__start_interrupts &&
-		addr < (unsigned long)__end_interrupts) ||
+	return (addr >= KPROBE_PPC_VECTORS_START &&
+		addr < KPROBE_PPC_VECTORS_END) ||
 	       (addr >= (unsigned long)_stext &&
 		addr < (unsigned long)__head_end) ||
 	       kprobe_in_opt_area(addr);
@@ -580,12 +577,8 @@ int arch_populate_kprobe_blacklist(void)
 {
 	int ret;
 
-	if (IS_ENABLED(CONFIG_PPC64))
-		ret = kprobe_add_area_blacklist((unsigned long)__start_interrupts,
-						(unsigned long)__end_interrupts);
-	else
-		ret = kprobe_add_area_blacklist((unsigned long)_stext,
-						(unsigned long)__head_end);
+	ret = kprobe_add_area_blacklist(KPROBE_PPC_VECTORS_START,
+					KPROBE_PPC_VECTORS_END);
 	if (!ret && IS_ENABLED(CONFIG_OPTPROBES))
 		ret = kprobe_add_area_blacklist((unsigned long)kprobe_opt_area,
 						(unsigned long)kprobe_opt_area_end);

@@ -12,6 +12,7 @@
 #include <linux/kprobes_arch.h>
 #include <asm/inst.h>
 #include <asm/kprobes.h>
+#include <asm/sections.h>
 #include <asm-generic/kprobes-step.h>
 
 /**
@@ -55,6 +56,21 @@ static inline bool kprobe_in_opt_area(unsigned long addr)
 	       addr >= (unsigned long)kprobe_opt_area &&
 	       addr < (unsigned long)kprobe_opt_area_end;
 }
+
+/*
+ * The interrupt vectors and the code they run before they can take
+ * another exception: on 64-bit between __start_interrupts and
+ * __end_interrupts (<asm/sections.h> has them on 64-bit only), on 32-bit
+ * the head text, where the vectors branch to code the base marks
+ * NOKPROBE_SYMBOL().
+ */
+#ifdef CONFIG_PPC64
+#define KPROBE_PPC_VECTORS_START	((unsigned long)__start_interrupts)
+#define KPROBE_PPC_VECTORS_END		((unsigned long)__end_interrupts)
+#else
+#define KPROBE_PPC_VECTORS_START	((unsigned long)_stext)
+#define KPROBE_PPC_VECTORS_END		((unsigned long)__head_end)
+#endif
 
 /* The instruction as the single-step library takes it. */
 static __always_inline ppc_inst_t kprobe_ppc_inst(const struct arch_specific_insn *ai)

@@ -10,8 +10,9 @@
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
- * x86-64, i386, riscv64, ppc64le and arm64 each have their instructions
- * for the shapes below.  riscv's are all 4 bytes (no compressed forms):
+ * x86-64, i386, riscv64, powerpc (ppc64le, ppc32) and arm64 each have
+ * their instructions for the shapes below.  riscv's are all 4 bytes (no
+ * compressed forms):
  * one shape, one size, whatever the assembler would have chosen; so are
  * powerpc's (which, using no TOC, need no global entry point: the symbol
  * is the function's only entry) and arm64's (no BTI landing pad: the
@@ -25,7 +26,7 @@
 #endif
 
 /* The return instruction. */
-#ifdef CONFIG_PPC64
+#ifdef CONFIG_PPC
 #define KPB_RET	blr
 #else
 #define KPB_RET	ret
@@ -63,7 +64,7 @@
 	movl	%ecx, %ecx
 	addl	%ecx, %eax
 	movl	%eax, %eax
-#elif defined(CONFIG_PPC64)
+#elif defined(CONFIG_PPC)
 	mr	5, 3
 	mr	6, 4
 	mr	7, 6
@@ -101,7 +102,7 @@
 	movq	%rdi, %rax
 #elif defined(CONFIG_X86_32)
 	movl	%eax, %eax
-#elif defined(CONFIG_PPC64)
+#elif defined(CONFIG_PPC)
 	mr	3, 3
 #elif defined(CONFIG_ARM64)
 	mov	x0, x0

@@ -12,11 +12,11 @@
  *
  * x86-64, i386, riscv64, powerpc (ppc64le, ppc32) and arm64 each have
  * their instructions for the shapes below.  riscv's are all 4 bytes (no
- * compressed forms):
- * one shape, one size, whatever the assembler would have chosen; so are
- * powerpc's (which, using no TOC, need no global entry point: the symbol
- * is the function's only entry) and arm64's (no BTI landing pad: the
- * test kernel is built without ARM64_BTI_KERNEL, which gcc cannot have).
+ * compressed forms): one shape, one size, whatever the assembler would
+ * have chosen; so are powerpc's (which, using no TOC, need no global
+ * entry point: the symbol is the function's only entry) and arm64's (no
+ * BTI landing pad: the test kernel is built without ARM64_BTI_KERNEL,
+ * which gcc cannot have).
  */
 #include <linux/linkage.h>
 

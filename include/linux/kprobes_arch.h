@@ -168,6 +168,7 @@
 #ifndef _LINUX_KPROBES_ARCH_H
 #define _LINUX_KPROBES_ARCH_H
 
+#include <linux/execmem.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
@@ -415,6 +416,14 @@ void kprobe_optslot_free(kprobe_opcode_t *slot);
  */
 void *arch_kprobe_optslot_page_alloc(void);
 void arch_kprobe_optslot_page_free(void *page);
+
+/*
+ * A page of execmem memory of @type, filled with BREAKPOINT_INSTRUCTION and
+ * made read-only and executable, or NULL: the default alloc_insn_page()
+ * with EXECMEM_KPROBES, and what an override that needs another type
+ * calls.  Free with execmem_free().  Process context.
+ */
+void *kprobe_trap_page_alloc(enum execmem_type type);
 
 /*
  * Copy @len bytes of text at @addr into @dst with the original bytes of

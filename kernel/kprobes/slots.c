@@ -76,18 +76,10 @@ static DEFINE_MUTEX(kprobe_slot_lock);
 static void kprobe_slot_reclaim(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kprobe_slot_reclaim_work, kprobe_slot_reclaim);
 
-/**
- * alloc_insn_page() - allocate one page for instruction slots
- *
- * The page is filled with breakpoints, so a stray jump into an unused slot
- * traps, and then made read-only and executable.  Architectures with other
- * needs may override this.
- *
- * Return: the page, or NULL.
- */
-void * __weak alloc_insn_page(void)
+/* Documented in <linux/kprobes_arch.h>. */
+void *kprobe_trap_page_alloc(enum execmem_type type)
 {
-	kprobe_opcode_t *page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	kprobe_opcode_t *page = execmem_alloc(type, PAGE_SIZE);
 	unsigned int i;
 
 	if (!page)
@@ -99,6 +91,20 @@ void * __weak alloc_insn_page(void)
 		return NULL;
 	}
 	return page;
+}
+
+/**
+ * alloc_insn_page() - allocate one page for instruction slots
+ *
+ * The page is filled with breakpoints, so a stray jump into an unused slot
+ * traps, and then made read-only and executable.  Architectures with other
+ * needs may override this.
+ *
+ * Return: the page, or NULL.
+ */
+void * __weak alloc_insn_page(void)
+{
+	return kprobe_trap_page_alloc(EXECMEM_KPROBES);
 }
 
 static void kprobe_slot_nop(struct work_struct *work)

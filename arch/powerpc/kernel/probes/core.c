@@ -609,20 +609,8 @@ int arch_populate_kprobe_blacklist(void)
  */
 void *alloc_insn_page(void)
 {
-	enum execmem_type type = IS_ENABLED(CONFIG_PPC_BOOK3S_32) ?
-				 EXECMEM_MODULE_TEXT : EXECMEM_KPROBES;
-	kprobe_opcode_t *page = execmem_alloc(type, PAGE_SIZE);
-	unsigned int i;
-
-	if (!page)
-		return NULL;
-	for (i = 0; i < PAGE_SIZE / sizeof(*page); i++)
-		page[i] = BREAKPOINT_INSTRUCTION;
-	if (set_memory_rox((unsigned long)page, 1)) {
-		execmem_free(page);
-		return NULL;
-	}
-	return page;
+	return kprobe_trap_page_alloc(IS_ENABLED(CONFIG_PPC_BOOK3S_32) ?
+				      EXECMEM_MODULE_TEXT : EXECMEM_KPROBES);
 }
 
 /**

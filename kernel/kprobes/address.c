@@ -21,10 +21,21 @@
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/mm.h>
+#include <linux/ratelimit.h>
 #include <linux/static_call.h>
+
+/*
+ * Rate-limited: a tool that tries every offset of a function (perf probe,
+ * bpftrace "func+off") gets one line per refusal up to the burst, then
+ * the ratelimit's own count of the lines it dropped.
+ */
+static DEFINE_RATELIMIT_STATE(kprobe_refuse_rs, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
 
 void kprobe_refuse(const struct kprobe *p, const char *why)
 {
+	if (!__ratelimit(&kprobe_refuse_rs))
+		return;
 	if (p->symbol_name)
 		pr_info("refusing %s+0x%x: %s\n", p->symbol_name, p->offset, why);
 	else if (p->addr)

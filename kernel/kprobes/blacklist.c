@@ -608,25 +608,74 @@ int __init kprobe_blacklist_init(void)
 	return kprobe_blacklist_end();
 }
 
-/* debugfs "blacklist": one range per line, sorted by address. */
+/*
+ * debugfs "blacklist": one function per line, "0xSTART-0xEND<TAB>name",
+ * sorted by address, as the implementation this one replaces prints it:
+ * scripts grep it for a function's name.  A range that covers several
+ * functions (entry text, noinstr text, .kprobes.text, an architecture's
+ * area) is cut at the symbols kallsyms knows inside it; the table keeps
+ * it whole, for the lookups.
+ *
+ * The cursor is a line: its range in the table and its bounds.  Every
+ * start() walks from the first line to *pos, because the table may have
+ * been replaced since the last read (a module came or went); a few
+ * hundred lines of kallsyms lookups cost nothing next to a read(2).
+ */
+struct kprobe_bl_cursor {
+	const struct kprobe_bl_table *t;
+	unsigned int idx;
+	unsigned long start;
+	unsigned long end;
+};
 
-static const struct kprobe_bl_range *kprobe_bl_seq_at(loff_t pos)
+/* The end of the line that starts at @c->start in range @c->idx. */
+static void kprobe_bl_cut(struct kprobe_bl_cursor *c)
 {
-	const struct kprobe_bl_table *t = rcu_dereference(kprobe_bl);
+	unsigned long range_end = c->t->range[c->idx].end;
+	unsigned long size, off;
 
-	return t && pos < t->nr ? &t->range[pos] : NULL;
+	c->end = range_end;
+	if (kallsyms_lookup_size_offset(c->start, &size, &off) && size > off)
+		c->end = min(range_end, c->start - off + size);
+}
+
+/* Move @c to the next line; false past the last. */
+static bool kprobe_bl_step(struct kprobe_bl_cursor *c)
+{
+	if (c->end < c->t->range[c->idx].end) {
+		c->start = c->end;
+	} else {
+		if (++c->idx >= c->t->nr)
+			return false;
+		c->start = c->t->range[c->idx].start;
+	}
+	kprobe_bl_cut(c);
+	return true;
 }
 
 static void *kprobe_bl_seq_start(struct seq_file *m, loff_t *pos)
 	__acquires(RCU)
 {
+	struct kprobe_bl_cursor *c = m->private;
+	loff_t i;
+
 	rcu_read_lock();
-	return (void *)kprobe_bl_seq_at(*pos);
+	c->t = rcu_dereference(kprobe_bl);
+	if (!c->t || !c->t->nr)
+		return NULL;
+	c->idx = 0;
+	c->start = c->t->range[0].start;
+	kprobe_bl_cut(c);
+	for (i = 0; i < *pos; i++)
+		if (!kprobe_bl_step(c))
+			return NULL;
+	return c;
 }
 
 static void *kprobe_bl_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	return (void *)kprobe_bl_seq_at(++*pos);
+	++*pos;
+	return kprobe_bl_step(v) ? v : NULL;
 }
 
 static void kprobe_bl_seq_stop(struct seq_file *m, void *v)
@@ -637,12 +686,12 @@ static void kprobe_bl_seq_stop(struct seq_file *m, void *v)
 
 static int kprobe_bl_seq_show(struct seq_file *m, void *v)
 {
-	const struct kprobe_bl_range *r = v;
+	const struct kprobe_bl_cursor *c = v;
 	bool show = kallsyms_show_value(m->file->f_cred);
 
 	seq_printf(m, "0x%0*lx-0x%0*lx\t%ps\n",
-		   KPROBE_ADDR_WIDTH, show ? r->start : 0,
-		   KPROBE_ADDR_WIDTH, show ? r->end : 0, (void *)r->start);
+		   KPROBE_ADDR_WIDTH, show ? c->start : 0,
+		   KPROBE_ADDR_WIDTH, show ? c->end : 0, (void *)c->start);
 	return 0;
 }
 
@@ -652,7 +701,19 @@ static const struct seq_operations kprobe_bl_seq_sops = {
 	.stop	= kprobe_bl_seq_stop,
 	.show	= kprobe_bl_seq_show,
 };
-DEFINE_SEQ_ATTRIBUTE(kprobe_bl_seq);
+
+static int kprobe_bl_seq_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &kprobe_bl_seq_sops,
+				sizeof(struct kprobe_bl_cursor));
+}
+
+static const struct file_operations kprobe_bl_seq_fops = {
+	.open		= kprobe_bl_seq_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release_private,
+};
 
 void __init kprobe_blacklist_debugfs_init(struct dentry *dir)
 {

@@ -2,15 +2,28 @@
 /*
  * /sys/kernel/debug/kprobes/
  *
- *   list       one line per registered kprobe:
- *              "<address>  <k|r>  <symbol>+0x<offset>[ [module]][  <tags>]"
- *              tags: [GONE][DISABLED][OPTIMIZED][FTRACE]; the address is
- *              zeros for readers who may not see kernel addresses
+ *   list       one line per registered kprobe, in the format of the
+ *              implementation this one replaces, byte for byte, because
+ *              scripts parse it:
+ *              "<address>  <k|r>  <symbol>+0x<offset>  <module or space> <tags>"
+ *              tags: [GONE][DISABLED][OPTIMIZED][FTRACE], [DISABLED] only
+ *              on a probe not [GONE]; the address is zeros for readers
+ *              who may not see kernel addresses.  A [GONE] probe's text
+ *              is not looked up (it may belong to something else by now):
+ *              its token is symbol_name+0x<offset>, or the raw address,
+ *              followed by one space, as the old code wrote an address
+ *              kallsyms did not know.
+ *   missed     the same probes, the same first columns, then the counts
+ *              of hits that ran no handler: "missed=N" (a busy CPU,
+ *              struct kprobe::nmissed), and for a kretprobe "empty=N"
+ *              (no free instance, struct kretprobe::nmissed) and
+ *              "refused=N" (declined by the entry handler)
  *   enabled    "1" or "0": arm or disarm every probe at once (members keep
  *              their own enabled state)
  *   blacklist  see blacklist.c
  *
- * "list" walks the sites with kprobe_mutex held between start and stop.
+ * "list" and "missed" walk the sites with kprobe_mutex held between start
+ * and stop.
  */
 /* First: it defines pr_fmt. */
 #include "internal.h"
@@ -49,8 +62,12 @@ static void kprobe_list_stop(struct seq_file *m, void *v)
 	mutex_unlock(&kprobe_mutex);
 }
 
-static void kprobe_list_member(struct seq_file *m, struct kprobe_site *site,
-			       struct kprobe *p)
+/*
+ * The columns both files share: address, type, where, and the separator
+ * before the tags.
+ */
+static void kprobe_list_where(struct seq_file *m, struct kprobe_site *site,
+			      struct kprobe *p)
 {
 	unsigned long addr = (unsigned long)site->hit.addr;
 	bool show = kallsyms_show_value(m->file->f_cred);
@@ -58,35 +75,44 @@ static void kprobe_list_member(struct seq_file *m, struct kprobe_site *site,
 	char name[KSYM_NAME_LEN];
 	const char *sym = NULL;
 	char *mod = NULL;
-	bool gone = site->hit.state == KPROBE_SITE_GONE;
 
 	seq_printf(m, "%0*lx  %c  ", KPROBE_ADDR_WIDTH, show ? addr : 0,
 		   kprobe_is_kretprobe(p) ? 'r' : 'k');
-	/* The text of a GONE site may belong to something else by now. */
-	if (!gone)
+	if (site->hit.state != KPROBE_SITE_GONE)
 		sym = kallsyms_lookup(addr, &size, &offset, &mod, name);
 	if (sym)
-		seq_printf(m, "%s+0x%lx", sym, offset);
+		seq_printf(m, "%s+0x%lx  %s ", sym, offset, mod ?: " ");
 	else if (p->symbol_name)
-		seq_printf(m, "%s+0x%x", p->symbol_name, p->offset);
+		seq_printf(m, "%s+0x%x ", p->symbol_name, p->offset);
 	else
-		seq_puts(m, "?");
-	if (mod)
-		seq_printf(m, " [%s]", mod);
+		seq_printf(m, "0x%0*lx ", KPROBE_ADDR_WIDTH, show ? addr : 0);
+}
 
-	if (gone || kprobe_disabled(p) || kprobe_optimized(&site->hit) ||
-	    kprobe_ftrace(&site->hit))
-		seq_puts(m, "  ");
+static void kprobe_list_member(struct seq_file *m, struct kprobe_site *site,
+			       struct kprobe *p)
+{
+	bool gone = site->hit.state == KPROBE_SITE_GONE;
+
+	kprobe_list_where(m, site, p);
 	if (gone)
 		seq_puts(m, "[GONE]");
-	if (p->flags & KPROBE_FLAG_DISABLED)
+	else if (p->flags & KPROBE_FLAG_DISABLED)
 		seq_puts(m, "[DISABLED]");
 	if (kprobe_optimized(&site->hit))
 		seq_puts(m, "[OPTIMIZED]");
 	if (kprobe_ftrace(&site->hit))
 		seq_puts(m, "[FTRACE]");
+	seq_putc(m, '\n');
+}
+
+static void kprobe_missed_member(struct seq_file *m, struct kprobe_site *site,
+				 struct kprobe *p)
+{
+	kprobe_list_where(m, site, p);
+	/* A snapshot of a count other CPUs bump without a lock. */
+	seq_printf(m, "missed=%lu", data_race(p->nmissed));
 	if (kprobe_is_kretprobe(p))
-		kretprobe_show_extra(m, p);
+		kretprobe_show_missed(m, p);
 	seq_putc(m, '\n');
 }
 
@@ -100,6 +126,16 @@ static int kprobe_list_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static int kprobe_missed_show(struct seq_file *m, void *v)
+{
+	struct kprobe_site *site = v;
+	struct kprobe *p;
+
+	list_for_each_entry(p, &site->members, list)
+		kprobe_missed_member(m, site, p);
+	return 0;
+}
+
 static const struct seq_operations kprobe_list_sops = {
 	.start	= kprobe_list_start,
 	.next	= kprobe_list_next,
@@ -107,6 +143,14 @@ static const struct seq_operations kprobe_list_sops = {
 	.show	= kprobe_list_show,
 };
 DEFINE_SEQ_ATTRIBUTE(kprobe_list);
+
+static const struct seq_operations kprobe_missed_sops = {
+	.start	= kprobe_list_start,
+	.next	= kprobe_list_next,
+	.stop	= kprobe_list_stop,
+	.show	= kprobe_missed_show,
+};
+DEFINE_SEQ_ATTRIBUTE(kprobe_missed);
 
 static ssize_t kprobes_enabled_read(struct file *file, char __user *ubuf,
 				    size_t count, loff_t *ppos)
@@ -150,6 +194,7 @@ int __init kprobe_debugfs_init(void)
 	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
 
 	debugfs_create_file("list", 0400, dir, NULL, &kprobe_list_fops);
+	debugfs_create_file("missed", 0400, dir, NULL, &kprobe_missed_fops);
 	debugfs_create_file("enabled", 0600, dir, NULL, &kprobes_enabled_fops);
 	kprobe_blacklist_debugfs_init(dir);
 	return 0;

@@ -435,7 +435,7 @@ struct kprobe_target {
 int kprobe_resolve_addr(struct kprobe *p, struct kprobe_target *t);
 /* May @t->addr get a new site?  Sets @t->mod (referenced) and @t->ftrace. */
 int kprobe_check_addr(struct kprobe *p, struct kprobe_target *t);
-/* The one pr_info line of a refused registration. */
+/* The one pr_info line of a refused registration (rate-limited). */
 void kprobe_refuse(const struct kprobe *p, const char *why);
 /* kprobe_on_func_entry() for @p, with kprobe_refuse() when it fails. */
 int kprobe_check_func_entry(struct kprobe *p);
@@ -638,8 +638,8 @@ void kretprobe_orphan_locked(struct kretprobe *rp);
 void kretprobe_unregister_tail(struct kretprobe *rp);
 /* Is @p the entry probe of a kretprobe (debugfs prints "r")? */
 bool kprobe_is_kretprobe(struct kprobe *p);
-/* Append "  missed: empty=N recursion=N refused=N" (no newline). */
-void kretprobe_show_extra(struct seq_file *m, struct kprobe *p);
+/* Append " empty=N refused=N" to debugfs "missed" (no newline). */
+void kretprobe_show_missed(struct seq_file *m, struct kprobe *p);
 #else
 static inline void kretprobe_orphan_locked(struct kretprobe *rp) { }
 static inline void kretprobe_unregister_tail(struct kretprobe *rp) { }
@@ -649,7 +649,7 @@ static inline bool kprobe_is_kretprobe(struct kprobe *p)
 	return false;
 }
 
-static inline void kretprobe_show_extra(struct seq_file *m, struct kprobe *p)
+static inline void kretprobe_show_missed(struct seq_file *m, struct kprobe *p)
 {
 }
 #endif

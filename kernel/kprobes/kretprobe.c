@@ -747,15 +747,15 @@ bool kprobe_is_kretprobe(struct kprobe *p)
 }
 
 /*
- * Append the breakdown of a kretprobe's misses to its debugfs line (no
- * newline).  Recursion misses are those of the entry probe, counted by the
- * core when it hit while another handler ran on the CPU.
+ * The kretprobe's own misses, after the entry probe's "missed=N" on its
+ * debugfs "missed" line (no newline): returns not tracked for want of an
+ * instance, and calls the entry handler declined.
  */
-void kretprobe_show_extra(struct seq_file *m, struct kprobe *p)
+void kretprobe_show_missed(struct seq_file *m, struct kprobe *p)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 
-	seq_printf(m, "  missed: empty=%lu recursion=%lu refused=%lu",
-		   kretprobe_stat(&rp->missed_empty), kretprobe_stat(&p->nmissed),
+	seq_printf(m, " empty=%lu refused=%lu",
+		   kretprobe_stat(&rp->missed_empty),
 		   kretprobe_stat(&rp->missed_refused));
 }

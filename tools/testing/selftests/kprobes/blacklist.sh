@@ -3,7 +3,7 @@
 #
 # blacklist.sh - /sys/kernel/debug/kprobes/blacklist and its enforcement.
 #
-# The file lists the address ranges that may not be probed, one per line:
+# The file lists what may not be probed, one function per line:
 # "0xSTART-0xEND<TAB>symbol".  NOKPROBE_SYMBOL() functions are in it, and
 # probing them fails, through kprobe events and through register_kprobe()
 # (the sample module's init fails).
@@ -40,6 +40,22 @@ check "every line is '0xSTART-0xEND<TAB>symbol'" [ -z "$bad" ]
 inverted=$(awk -F "[-$TAB]" '("" $1) >= ("" $2) { print }' "$BL")
 check "every range has START < END" [ -z "$inverted" ]
 [ -n "$inverted" ] && diag "inverted: $(echo "$inverted" | head -n 5)"
+
+# One function per line, as kprobes has always listed it: no text symbol of
+# /proc/kallsyms starts strictly inside a listed range (an area such as the
+# entry or noinstr text is listed function by function, so that
+# "grep -w FUNCTION" finds every blacklisted function).  Symbols sort
+# before ranges that start at the same address ("A" < "B"); a symbol is
+# inside when it is below the furthest end of the ranges started before it.
+inside=$( { awk '$2 ~ /^[tT]$/ { print $1, "A", $3 }' /proc/kallsyms
+	    awk -F "[-$TAB]" '{ sub(/^0x/, "", $1); sub(/^0x/, "", $2)
+				print $1, "B", $2, $3 }' "$BL"; } |
+	LC_ALL=C sort |
+	awk '$2 == "B" { if (("" $3) > ("" reach)) { reach = $3; who = $4 }; next }
+	     ("" $1) < ("" reach) { print $3 " inside the line of " who; n++ }
+	     n == 5 { exit }')
+check "every line is one function (no symbol inside a listed range)" [ -z "$inside" ]
+[ -n "$inside" ] && diag "$inside"
 
 # bl_start SYMBOL - the START of SYMBOL's range, without 0x.
 bl_start()

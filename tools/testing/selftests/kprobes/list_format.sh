@@ -3,11 +3,14 @@
 #
 # list_format.sh - the format of /sys/kernel/debug/kprobes/list.
 #
-# Each registered probe is one line: its address (16 hex digits, 8 on
-# i386), its type ("k" kprobe, "r" kretprobe), symbol+offset (and the module, if any), then
+# Each registered probe is one line, as kprobes has always printed it
+# (scripts parse it): its address (16 hex digits, 8 on 32-bit), two
+# spaces, its type ("k" kprobe, "r" kretprobe), two spaces,
+# symbol+offset, two spaces, the module or a space, one space, then the
 # status tags: [GONE], [DISABLED], [OPTIMIZED], [FTRACE].  The probes are
 # made through kprobe events on vfs_read, which are registered disabled
-# until the event is enabled.
+# until the event is enabled.  Where the kernel has it (ours), the
+# "missed" file lists the same probes with their missed-hit counts.
 
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -44,6 +47,9 @@ pass "create kprobe event p:$GROUP/vfsr $VR"
 line=$(list_lines "$KLINE")
 diag "list: $line"
 check "one 'k' line for vfs_read" [ "$(list_count "$KLINE")" -eq 1 ]
+# Kernel text: "vfs_read+0xN", two spaces, a space for the module, a space.
+check "the line is exactly 'ADDR  k  vfs_read+OFF    [DISABLED]...'" \
+	[ "$(list_count "^[0-9a-f]{$KP_XD}  k  vfs_read\\+$OFFRE    \\[DISABLED\\](\\[(OPTIMIZED|FTRACE)\\])*\$")" -eq 1 ]
 case $line in
 *'[DISABLED]'*)	pass "a disabled event's probe is tagged [DISABLED]" ;;
 *)		fail "a disabled event's probe is tagged [DISABLED]" ;;
@@ -96,6 +102,7 @@ else
 fi
 
 # A return probe on the same function: an "r" line beside the "k" line.
+rline=
 if why=$(no_entry_probe vfs_read); then
 	skip "kretprobe event on vfs_read: $why"
 elif ev_add "r:$GROUP/vfsrr vfs_read"; then
@@ -124,10 +131,34 @@ else
 	fail "create kretprobe event r:$GROUP/vfsrr vfs_read"
 fi
 
-# Every line of the list has the documented shape.
-bad=$(grep -v -E "^[0-9a-f]{$KP_XD}  [kr]  [^ ]+" "$KPDIR/list")
-check "every list line is 'ADDR  TYPE  SYMBOL+OFF ...'" [ -z "$bad" ]
+# Every line of the list has the documented shape: symbol+offset, the
+# module or a space, then tags; or, for a probe whose text kallsyms does
+# not know (a gone module's), one token and a space.
+TAGS='(\[(GONE|DISABLED|OPTIMIZED|FTRACE)\])*'
+bad=$(grep -v -E "^[0-9a-f]{$KP_XD}  [kr]  ([^ ]+\+0x[0-9a-f]+  ([^ ]+| ) |[^ ]+ )$TAGS\$" \
+	"$KPDIR/list")
+check "every list line is 'ADDR  TYPE  SYMBOL+OFF  MODULE TAGS'" [ -z "$bad" ]
 [ -z "$bad" ] || diag "bad lines: $bad"
+
+# The missed-hit counts, in a file of their own so that the list keeps
+# its format.  Upstream has no such file.
+if [ -e "$KPDIR/missed" ]; then
+	nl=$(wc -l < "$KPDIR/list")
+	nm=$(wc -l < "$KPDIR/missed")
+	check "'missed' has a line per probe ($nm, list $nl)" [ "$nm" -eq "$nl" ]
+	kmiss=$(grep -E "^[0-9a-f]{$KP_XD}  k  vfs_read\\+$OFFRE    " "$KPDIR/missed")
+	rmiss=$(grep -E "^[0-9a-f]{$KP_XD}  r  vfs_read\\+$ENTRYRE    " "$KPDIR/missed")
+	diag "missed: $kmiss"
+	check "the kprobe's 'missed' line ends in 'missed=N'" \
+		matches "$kmiss" " missed=[0-9]+\$"
+	if [ -n "$rline" ]; then
+		diag "missed: $rmiss"
+		check "the kretprobe's 'missed' line ends in 'missed=N empty=N refused=N'" \
+			matches "$rmiss" " missed=[0-9]+ empty=[0-9]+ refused=[0-9]+\$"
+	fi
+else
+	skip "the 'missed' file (this kernel has none)"
+fi
 
 # Removing the events removes the lines.
 kp_cleanup_events

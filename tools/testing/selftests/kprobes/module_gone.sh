@@ -175,6 +175,13 @@ case $kline in
 *)		fail "the list names the module of the kprobe" ;;
 esac
 rcheck "the list names the module of the kretprobe" names_mod "$rline"
+# The line as kprobes has always printed it: symbol+offset, two spaces,
+# the module's bare name, one space, the tags.
+MODLINE="^[0-9a-f]{$KP_XD}  [kr]  $FN\\+0x[0-9a-f]+  $MOD (\\[[A-Z]+\\])*\$"
+check "the kprobe's line is 'ADDR  k  SYM+OFF  MODULE TAGS'" \
+	matches "$kline" "$MODLINE"
+rcheck "the kretprobe's line is 'ADDR  r  SYM+OFF  MODULE TAGS'" \
+	matches "$rline" "$MODLINE"
 KADDR=${kline%% *}
 RADDR=${rline%% *}
 

@@ -195,11 +195,16 @@ void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn);
  * kpkt_arch_user_text() - an address of user text that kallsyms and
  * is_kernel_text() nonetheless count as kernel (x86-64's vsyscall page),
  * or 0.
+ *
+ * kpkt_arch_mid_insn_err() - what registering a probe inside an
+ * instruction returns: -EILSEQ (a weak default in kprobes_kunit_common.c),
+ * -EINVAL where upstream has always answered so (s390).
  */
 unsigned long kpkt_arch_entry_end(unsigned long start);
 int kpkt_arch_insn(unsigned long addr, bool *ret, bool *pad);
 extern const char *const kpkt_arch_refused[];
 void kpkt_arch_set_arg0(struct pt_regs *regs, unsigned long v);
 unsigned long kpkt_arch_user_text(void);
+int kpkt_arch_mid_insn_err(void);
 
 #endif /* _KPROBES_KUNIT_H */

@@ -415,9 +415,11 @@ static void kpkt_reject_mid_instruction(struct kunit *test)
 	KUNIT_ASSERT_LT_MSG(test, i, t.nr, "no multi-byte instruction");
 
 	pp = kpkt_probe_new(test, (void *)(t.start + t.off[i] + 1), NULL, 0);
-	kpkt_expect_reject(test, &pp->kp, -EILSEQ, "addr inside an insn");
+	kpkt_expect_reject(test, &pp->kp, kpkt_arch_mid_insn_err(),
+			   "addr inside an insn");
 	pp = kpkt_probe_new(test, NULL, "kpkt_arith", t.off[i] + 1);
-	kpkt_expect_reject(test, &pp->kp, -EILSEQ, "symbol+offset inside");
+	kpkt_expect_reject(test, &pp->kp, kpkt_arch_mid_insn_err(),
+			   "symbol+offset inside");
 }
 
 /* Finding a name that several text symbols carry, through kallsyms. */

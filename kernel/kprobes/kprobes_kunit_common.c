@@ -356,6 +356,12 @@ void kpkt_settle(void)
  * ------------------------------------------------------------------
  */
 
+/* See kprobes_kunit.h; s390 overrides it. */
+int __weak kpkt_arch_mid_insn_err(void)
+{
+	return -EILSEQ;
+}
+
 /*
  * Walk @fn from its first byte, one instruction at a time as the
  * architecture measures them.  The entry sequence (kpkt_arch_entry_end())

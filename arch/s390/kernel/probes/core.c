@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * s390 kprobes: the architecture half of the kprobes contract.
+ *
+ * Preparing a probe copies its instruction into a slot (relative-long
+ * operands rewritten for the slot's address); arming stores 0x0002 over
+ * its first halfword (see <asm/kprobes.h>).  A hit then goes:
+ *
+ *   1. the operation exception reaches kprobe_exceptions_notify() as
+ *      DIE_BPT, with the PSW past the breakpoint; the pc is put back on
+ *      the probe address and the pre handlers run (state HANDLER);
+ *   2. the PSW is sent to the slot with PER on and I/O and external
+ *      interrupts masked; control registers 9 to 11 select instruction
+ *      fetches of the slot's address (state STEPPING);
+ *   3. after the copy has run, the PER event comes in as DIE_SSTEP: the
+ *      control registers and the mask are given back, the pc and a link
+ *      register that point into the slot are moved to the probed text,
+ *      and the post handlers run (state POST);
+ *   4. state IDLE; execution goes on after the probed instruction, or
+ *      wherever it branched.
+ *
+ * Probes hit while another one is active on the CPU run without handlers
+ * (kprobe_reenter()).  A copy that faults is made a fault of the original
+ * instruction (kprobe_copy_faulted()).
+ */
+#include "s390-kprobes.h"
+
+#include <linux/kallsyms.h>
+#include <linux/kdebug.h>
+#include <linux/kprobes.h>
+#include <linux/memory.h>
+#include <linux/sched/task_stack.h>
+#include <asm/ctlreg.h>
+#include <asm/dis.h>
+#include <asm/sections.h>
+#include <asm/text-patching.h>
+#include <asm/uaccess.h>
+#include <asm-generic/kprobes-step.h>
+
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+/* The interrupt classes a step keeps out. */
+#define KPROBE_STEP_IRQ_MASK	(PSW_MASK_IO | PSW_MASK_EXT)
+
+/*
+ * Control registers 9 (PER event mask), 10 and 11 (the range watched), as
+ * they were before a step, one set per nesting level: a copy that faults
+ * may reach a probe in the fault path, whose own step comes and goes while
+ * the outer one is pending.
+ */
+struct kprobe_per_save {
+	struct ctlreg cr[3];
+};
+
+static DEFINE_PER_CPU(struct kprobe_per_save [KPROBE_NEST_MAX + 1],
+		      kprobe_per_save);
+
+/* ---------------------------------------------------------------------
+ * Starting and ending a step
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Send the CPU to @p's slot with PER watching the fetch of that one
+ * address.  The program check returns with the PSW of @regs, so the mask
+ * set here is what the copy runs with; with I/O and external interrupts
+ * off the task neither migrates nor gets preempted until the PER event.
+ */
+static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
+					      struct pt_regs *regs,
+					      struct kprobe_ctlblk *kcb)
+{
+	struct kprobe_per_save *save = this_cpu_ptr(&kprobe_per_save[kcb->depth]);
+	unsigned long slot = (unsigned long)p->ainsn.slot;
+	struct ctlreg watch[3];
+
+	kcb->site = p;
+	kcb->saved_irq = regs->psw.mask & KPROBE_STEP_IRQ_MASK;
+
+	watch[0].val = PER_EVENT_IFETCH;
+	watch[1].val = slot;
+	watch[2].val = slot;
+	__local_ctl_store(9, 11, save->cr);
+	__local_ctl_load(9, 11, watch);
+
+	regs->psw.mask &= ~KPROBE_STEP_IRQ_MASK;
+	regs->psw.mask |= PSW_MASK_PER;
+	regs->psw.addr = slot;
+}
+
+/* Give the probed context its PER registers and interrupt mask back. */
+static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
+					    struct kprobe_ctlblk *kcb)
+{
+	struct kprobe_per_save *save = this_cpu_ptr(&kprobe_per_save[kcb->depth]);
+
+	__local_ctl_load(9, 11, save->cr);
+	regs->psw.mask &= ~(PSW_MASK_PER | KPROBE_STEP_IRQ_MASK);
+	regs->psw.mask |= kcb->saved_irq;
+}
+
+/*
+ * The copy has run: whatever of @regs still points into the slot is
+ * moved to the probed text.  A relative branch went to slot + offset,
+ * which is probe + offset (FIXUP_PSW_NORMAL); a branch to a register
+ * went where it should, and only its fall-through is moved
+ * (FIXUP_BRANCH_NOT_TAKEN); a branch-and-save left the slot's next
+ * address in R1 (FIXUP_RETURN_REGISTER).
+ */
+static nokprobe_inline void kprobe_fix_after_step(struct kprobe_hit_site *p,
+						  struct pt_regs *regs)
+{
+	unsigned long slot = (unsigned long)p->ainsn.slot;
+	unsigned long addr = (unsigned long)p->addr;
+	unsigned long next = slot + p->ainsn.len;
+	unsigned int fixup = p->ainsn.fixup;
+	unsigned long pc = regs->psw.addr;
+
+	if (fixup & FIXUP_PSW_NORMAL)
+		pc = addr + (pc - slot);
+	else if ((fixup & FIXUP_BRANCH_NOT_TAKEN) && pc == next)
+		pc = addr + p->ainsn.len;
+	if (fixup & FIXUP_RETURN_REGISTER) {
+		unsigned int r1 = (p->opcode >> 4) & 0xf;
+
+		if (regs->gprs[r1] == next)
+			regs->gprs[r1] = addr + p->ainsn.len;
+	}
+	regs->psw.addr = pc;
+}
+
+/* ---------------------------------------------------------------------
+ * The trap paths
+ * ---------------------------------------------------------------------
+ */
+
+/* A hit on an idle CPU: the handlers run, then the step starts. */
+static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
+				       struct pt_regs *regs,
+				       struct kprobe_ctlblk *kcb)
+{
+	if (kprobe_step_hit_pre(p, regs, kcb))
+		return;		/* a handler moved the pc: nothing else runs */
+	kprobe_start_step(p, regs, kcb);
+	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+}
+
+/*
+ * A hit while this CPU is already busy with a probe: from a handler, from
+ * a busy section, or from the fault path of a copy.  The handlers do not
+ * run (the hit counts as missed), but the probed instruction must.
+ */
+static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
+			   struct kprobe_ctlblk *kcb)
+{
+	kprobe_hit_missed(p);
+	if (!kprobe_push(kcb, p, KPROBE_CPU_REENTERED))
+		kprobe_nest_overflow(p);
+	kprobe_start_step(p, regs, kcb);
+}
+
+NOKPROBE_SYMBOL(kprobe_reenter);
+
+/*
+ * DIE_BPT: an operation exception in kernel mode.  The PSW is past the
+ * exception's instruction; ILC (int_code bits 16-17) gives its length.
+ */
+static int kprobe_bpt(struct pt_regs *regs)
+{
+	unsigned long addr = regs->psw.addr - (regs->int_code >> 16);
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_hit_site *p = kprobe_hit_find(addr);
+	kprobe_opcode_t now;
+
+	if (p && !kprobe_ftrace(p)) {
+		regs->psw.addr = addr;
+		if (kprobe_running())
+			kprobe_reenter(p, regs, kcb);
+		else
+			kprobe_hit(p, regs, kcb);
+		return NOTIFY_STOP;
+	}
+
+	/*
+	 * Not a live probe.  A probe disarmed after this CPU fetched its
+	 * breakpoint has its instruction back: run it.
+	 */
+	if (get_kernel_nofault(now, (kprobe_opcode_t *)addr) ||
+	    now == BREAKPOINT_INSTRUCTION)
+		return NOTIFY_DONE;
+	regs->psw.addr = addr;
+	return NOTIFY_STOP;
+}
+
+NOKPROBE_SYMBOL(kprobe_bpt);
+
+/* Is this CPU stepping a copy? The site then, else NULL. */
+static nokprobe_inline struct kprobe_hit_site *
+kprobe_stepping(struct kprobe_ctlblk *kcb)
+{
+	if (kcb->state != KPROBE_CPU_STEPPING &&
+	    kcb->state != KPROBE_CPU_REENTERED)
+		return NULL;
+	return kcb->site;
+}
+
+/*
+ * The copy of @p did not complete: an exception came from it.  Put the
+ * CPU back on the probed instruction, at the same offset, with its own
+ * PER registers and mask, and forget the step: the exception is then
+ * the original instruction's, handled (exception table, page fault,
+ * oops) as if no probe were there.
+ */
+static void kprobe_copy_faulted(struct kprobe_hit_site *p,
+				struct pt_regs *regs,
+				struct kprobe_ctlblk *kcb)
+{
+	regs->psw.addr = (unsigned long)p->addr +
+			 (regs->psw.addr - (unsigned long)p->ainsn.slot);
+	kprobe_end_step(regs, kcb);
+	kprobe_step_abandon(kcb);
+}
+
+NOKPROBE_SYMBOL(kprobe_copy_faulted);
+
+/* Does @regs' pc lie on the copy of @p (at it, or just past it)? */
+static nokprobe_inline bool kprobe_pc_on_copy(struct kprobe_hit_site *p,
+					      struct pt_regs *regs)
+{
+	unsigned long slot = (unsigned long)p->ainsn.slot;
+
+	return regs->psw.addr >= slot && regs->psw.addr <= slot + p->ainsn.len;
+}
+
+/*
+ * The end of a step that has more to do than kprobe_sstep() does inline:
+ * a post handler to run, or the state a re-entered hit interrupted to
+ * restore.
+ */
+static noinline void kprobe_step_end(struct kprobe_hit_site *p,
+				     struct pt_regs *regs,
+				     struct kprobe_ctlblk *kcb)
+{
+	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+}
+
+NOKPROBE_SYMBOL(kprobe_step_end);
+
+/*
+ * DIE_SSTEP: a PER event in kernel mode, which only kprobes enables.
+ * int_code's low bits are set when the event came with an exception of
+ * the copy (a page fault of a nullified instruction): the step is then
+ * given up, and the program-check code handles the exception next, at
+ * the probed address.
+ */
+static int kprobe_sstep(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_hit_site *p = kprobe_stepping(kcb);
+
+	if (!p)
+		return NOTIFY_DONE;
+	if (regs->int_code & PGM_INT_CODE_MASK) {
+		kprobe_copy_faulted(p, regs, kcb);
+		return NOTIFY_STOP;
+	}
+
+	kprobe_end_step(regs, kcb);
+	kprobe_fix_after_step(p, regs);
+	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
+		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
+		reset_current_kprobe();
+		return NOTIFY_STOP;
+	}
+	kprobe_step_end(p, regs, kcb);
+	return NOTIFY_STOP;
+}
+
+NOKPROBE_SYMBOL(kprobe_sstep);
+
+/*
+ * DIE_TRAP: a program exception other than a page fault in kernel mode
+ * (do_trap()).  One of the copy is made the original's.
+ */
+static int kprobe_trap(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_hit_site *p = kprobe_stepping(kcb);
+
+	if (p && kprobe_pc_on_copy(p, regs))
+		kprobe_copy_faulted(p, regs, kcb);
+	return NOTIFY_DONE;
+}
+
+NOKPROBE_SYMBOL(kprobe_trap);
+
+/**
+ * kprobe_fault_handler() - a page fault while this CPU runs a probe
+ * @regs: registers at the fault
+ * @trapnr: the program interruption code
+ *
+ * Called through kprobe_page_fault() by do_exception().  A fault of the
+ * copy in the slot is made a fault of the original (see
+ * kprobe_copy_faulted()), so that the exception table finds the
+ * instruction's fixup (uaccess, nofault reads), a retry hits the probe
+ * again, or the oops shows the real address.  Faults in handlers are
+ * left to the normal fixup.
+ *
+ * Return: 0: the caller goes on handling the fault.
+ */
+int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_hit_site *p = kprobe_stepping(kcb);
+
+	if (p && kprobe_pc_on_copy(p, regs))
+		kprobe_copy_faulted(p, regs, kcb);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kprobe_fault_handler);
+
+/**
+ * kprobe_exceptions_notify() - the kprobes die notifier
+ * @self: the notifier block
+ * @val: DIE_BPT (operation exception), DIE_SSTEP (PER event) or DIE_TRAP
+ * @data: struct die_args
+ *
+ * The program-check code may have given the interrupted context's
+ * interrupt mask back before calling here; handlers run with interrupts
+ * off, as on every architecture.
+ *
+ * Return: NOTIFY_STOP when the event was a probe's, else NOTIFY_DONE.
+ */
+int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
+			     void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+	unsigned long flags;
+	int ret = NOTIFY_DONE;
+
+	if (user_mode(regs))
+		return NOTIFY_DONE;
+
+	local_irq_save(flags);
+	switch (val) {
+	case DIE_BPT:
+		ret = kprobe_bpt(regs);
+		break;
+	case DIE_SSTEP:
+		ret = kprobe_sstep(regs);
+		break;
+	case DIE_TRAP:
+		ret = kprobe_trap(regs);
+		break;
+	}
+	local_irq_restore(flags);
+	return ret;
+}
+
+NOKPROBE_SYMBOL(kprobe_exceptions_notify);
+
+/* ---------------------------------------------------------------------
+ * Deciding how an instruction runs
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Instructions that change the PSW mask or the control registers a step
+ * depends on, beyond those probe_is_prohibited_opcode() refuses (which
+ * is uprobes' list too): load PSW, set system mask, load control.
+ */
+static const char *kprobe_insn_refused(const u16 *insn)
+{
+	switch (insn[0] >> 8) {
+	case 0x82:
+		return "lpsw";
+	case 0x80:
+		return "ssm";
+	case 0xb7:
+		return "lctl";
+	case 0xeb:
+		if ((insn[2] & 0xff) == 0x71)
+			return "lpswey";
+		if ((insn[2] & 0xff) == 0x2f)
+			return "lctlg";
+		break;
+	}
+	if (insn[0] == 0xb2b2)
+		return "lpswe";
+	return NULL;
+}
+
+/*
+ * Read the instruction at @addr into @insn as the text holds it without
+ * probes.  Return: its length in bytes, or a negative errno.
+ */
+static int kprobe_read_insn(unsigned long addr, u16 *insn)
+{
+	int len, ret;
+
+	ret = kprobe_copy_original_text(insn, addr, sizeof(*insn));
+	if (ret)
+		return ret;
+	len = insn_length(insn[0] >> 8);
+	if (len > 2)
+		ret = kprobe_copy_original_text(insn + 1, addr + 2, len - 2);
+	return ret ?: len;
+}
+
+/*
+ * Point the relative-long operand of the copy @buf, going to the slot
+ * @slot, at what the original at @addr addresses.  RIL-b/-c format: the
+ * second and third halfwords are a signed offset in halfwords.
+ */
+static int kprobe_relocate(u16 *buf, unsigned long addr, unsigned long slot)
+{
+	s32 off = (s32)((u32)buf[1] << 16 | buf[2]);
+	unsigned long target = addr + (long)off * 2;
+	long moved = ((long)target - (long)slot) / 2;
+
+	if (moved != (s32)moved)
+		return -ERANGE;
+	buf[1] = (u32)moved >> 16;
+	buf[2] = (u16)moved;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Preparing, arming, removing (the registration lock, see kprobes_arch.h)
+ * ---------------------------------------------------------------------
+ */
+
+/**
+ * arch_kprobe_prepare() - check the probed instruction, fill its slot
+ * @p: the site; p->addr is halfword-aligned kernel text
+ * @why: the reason for a refusal
+ *
+ * Refused with -EINVAL: instructions the CPU does not know, and those
+ * that cannot run out of line or under PER (execute, diagnose,
+ * transactions, program call and return, PSW and control register
+ * loads).
+ *
+ * Context: locked (kprobes_arch.h), text_mutex not held.
+ * Return: 0, or a negative errno with *@why set.
+ */
+int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	u16 buf[KPROBE_SLOT_BYTES / sizeof(u16)];
+	kprobe_opcode_t *slot;
+	unsigned int i;
+	int len, ret;
+
+	kprobe_assert_locked();
+	if (addr & 1) {
+		*why = "odd address";
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(buf); i++)
+		buf[i] = BREAKPOINT_INSTRUCTION;
+	len = kprobe_read_insn(addr, buf);
+	if (len < 0) {
+		*why = "cannot read the probed text";
+		return len;
+	}
+	if (!is_known_insn((unsigned char *)buf)) {
+		*why = "unknown instruction";
+		return -EINVAL;
+	}
+	if (probe_is_prohibited_opcode(buf)) {
+		*why = "an instruction that cannot run out of line";
+		return -EINVAL;
+	}
+	if (kprobe_insn_refused(buf)) {
+		*why = "an instruction that changes the PSW or control registers";
+		return -EINVAL;
+	}
+
+	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
+	if (!slot) {
+		*why = "no free instruction slot";
+		return -ENOMEM;
+	}
+	p->opcode = buf[0];
+	/* Before the relocation: some types are told by the third halfword. */
+	p->ainsn.fixup = probe_get_fixup_type(buf);
+	if (probe_is_insn_relative_long(buf)) {
+		ret = kprobe_relocate(buf, addr, (unsigned long)slot);
+		if (ret) {
+			kprobe_slot_free(slot);
+			*why = "relative operand out of reach of the slot";
+			return ret;
+		}
+	}
+	s390_kernel_write(slot, buf, sizeof(buf));
+	p->ainsn.slot = slot;
+	p->ainsn.len = len;
+	return 0;
+}
+
+/*
+ * Store each site's halfword (the breakpoint when @arm, else its
+ * original opcode), then have every CPU serialize, so that none runs
+ * the old text afterwards.  Halfword stores are atomic and every
+ * instruction starts on a halfword: a CPU fetches either the old
+ * instruction or the breakpoint.
+ */
+static void kprobe_patch(struct kprobe_hit_site **kps, unsigned int nr,
+			 bool arm)
+{
+	kprobe_opcode_t bpt = BREAKPOINT_INSTRUCTION;
+	unsigned int i;
+
+	lockdep_assert_held(&text_mutex);
+	lockdep_assert_cpus_held();
+	for (i = 0; i < nr; i++)
+		s390_kernel_write(kps[i]->addr, arm ? &bpt : &kps[i]->opcode,
+				  sizeof(kprobe_opcode_t));
+	text_poke_sync();
+}
+
+/**
+ * arch_arm_kprobe() - put the breakpoint over the probed instruction
+ * @p: a prepared site
+ *
+ * Context: text (kprobes_arch.h).
+ */
+void arch_arm_kprobe(struct kprobe_hit_site *p)
+{
+	kprobe_patch(&p, 1, true);
+}
+
+/**
+ * arch_disarm_kprobe() - put the original instruction back
+ * @p: an armed site
+ *
+ * A CPU may still be between the breakpoint and its handler; the handler
+ * then finds the original instruction back and re-runs it (kprobe_bpt()).
+ * Context: text (kprobes_arch.h).
+ */
+void arch_disarm_kprobe(struct kprobe_hit_site *p)
+{
+	kprobe_patch(&p, 1, false);
+}
+
+/**
+ * arch_arm_kprobes_batch() - put the breakpoints of several probes in
+ * @kps: sites, none armed through ftrace
+ * @nr: how many
+ *
+ * One round of serialization for the lot.  Context: text.
+ */
+void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
+{
+	kprobe_patch(kps, nr, true);
+}
+
+/**
+ * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
+ * @kps: armed sites, none armed through ftrace
+ * @nr: how many
+ *
+ * Context: text.
+ */
+void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
+{
+	kprobe_patch(kps, nr, false);
+}
+
+/**
+ * arch_remove_kprobe() - release what arch_kprobe_prepare() took
+ * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
+ *	any more (a copy runs with interrupts masked)
+ */
+void arch_remove_kprobe(struct kprobe_hit_site *p)
+{
+	if (p->ainsn.slot) {
+		kprobe_slot_free(p->ainsn.slot);
+		p->ainsn.slot = NULL;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Addresses and the blacklist
+ * ---------------------------------------------------------------------
+ */
+
+/**
+ * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
+ * @addr: a kernel text address
+ * @why: the reason when it is not
+ *
+ * s390 instructions are 2, 4 or 6 bytes long, their length in the first
+ * two bits: the function around @addr is walked from its start.  Without
+ * a symbol only the alignment can be checked.
+ *
+ * Return: 0, or -EINVAL (s390 has always refused these so).
+ */
+int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
+{
+	unsigned long size, offset, pos;
+	u16 half;
+
+	if (addr & 1) {
+		*why = "odd address";
+		return -EINVAL;
+	}
+	if (!kprobe_sym_size_offset(addr, &size, &offset))
+		return 0;
+	for (pos = addr - offset; pos < addr; pos += insn_length(half >> 8)) {
+		if (kprobe_copy_original_text(&half, pos, sizeof(half))) {
+			*why = "cannot read the function's text";
+			return -EINVAL;
+		}
+	}
+	if (pos != addr) {
+		*why = "not on an instruction boundary";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Blacklist [@start, @end), when it holds anything. */
+static int kprobe_blacklist_text(unsigned long start, unsigned long end)
+{
+	if (start >= end)
+		return 0;
+	return kprobe_add_area_blacklist(start, end);
+}
+
+/**
+ * arch_populate_kprobe_blacklist() - s390 text that is never probed
+ *
+ * The core refuses entry, irqentry and noinstr text and whatever
+ * NOKPROBE_SYMBOL() marks (the program-check path among them; s390's
+ * entry code lives in .kprobes.text).  s390 adds the text that runs in
+ * 31-bit addressing mode, below 2 GiB, where no slot is in reach and a
+ * breakpoint's program check would find the wrong mode.
+ *
+ * Return: 0 or a negative errno.
+ */
+int arch_populate_kprobe_blacklist(void)
+{
+	return kprobe_blacklist_text((unsigned long)__stext_amode31,
+				     (unsigned long)__etext_amode31);
+}
+
+/**
+ * arch_init_kprobes() - s390 part of kprobes initialisation
+ *
+ * The die notifier is the core's to register.
+ *
+ * Return: 0.
+ */
+int __init arch_init_kprobes(void)
+{
+	return 0;
+}

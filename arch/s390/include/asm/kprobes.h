@@ -24,29 +24,32 @@
 #ifndef _ASM_S390_KPROBES_H
 #define _ASM_S390_KPROBES_H
 
-#include <linux/types.h>
 #include <asm-generic/kprobes.h>
+#include <linux/types.h>
+
+/*
+ * arch/s390/lib/probes.c, shared with uprobes: is an instruction one that
+ * must not run out of line (-EINVAL), and is it relative-long?
+ */
+int probe_is_insn_relative_long(u16 *insn);
+int probe_is_prohibited_opcode(u16 *insn);
+
+/*
+ * How an instruction executed out of line is fixed up afterwards, as
+ * probe_get_fixup_type() of the same file tells:
+ */
+int probe_get_fixup_type(u16 *insn);
+/* nothing: the instruction loads a whole new PSW */
+#define FIXUP_NOT_REQUIRED	0x01
+/* R1 holds a link address past the copy: moved back to the text */
+#define FIXUP_RETURN_REGISTER	0x02
+/* a branch to a register: only a pc right after the copy is moved */
+#define FIXUP_BRANCH_NOT_TAKEN	0x04
+/* the pc is made relative to the original instruction again */
+#define FIXUP_PSW_NORMAL	0x08
 
 /* The probe; also what fills unused slot space. */
 #define BREAKPOINT_INSTRUCTION	0x0002
-
-/*
- * How an instruction executed out of line is fixed up afterwards
- * (probe_get_fixup_type(), shared with uprobes):
- *   FIXUP_PSW_NORMAL		the pc is made relative to the original again
- *   FIXUP_BRANCH_NOT_TAKEN	only a pc right after the copy is moved
- *   FIXUP_RETURN_REGISTER	R1 holds a link address, moved the same way
- *   FIXUP_NOT_REQUIRED		the instruction loads a whole new PSW
- */
-#define FIXUP_PSW_NORMAL	0x08
-#define FIXUP_BRANCH_NOT_TAKEN	0x04
-#define FIXUP_RETURN_REGISTER	0x02
-#define FIXUP_NOT_REQUIRED	0x01
-
-/* arch/s390/lib/probes.c, for kprobes and uprobes. */
-int probe_is_prohibited_opcode(u16 *insn);
-int probe_get_fixup_type(u16 *insn);
-int probe_is_insn_relative_long(u16 *insn);
 
 #ifdef CONFIG_KPROBES
 

@@ -25,6 +25,7 @@
  */
 #include "s390-kprobes.h"
 
+#include <linux/cpu.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
@@ -103,7 +104,7 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
  * The copy has run: whatever of @regs still points into the slot is
  * moved to the probed text.  A relative branch went to slot + offset,
  * which is probe + offset (FIXUP_PSW_NORMAL); a branch to a register
- * went where it should, and only its fall-through is moved
+ * went where it should, and only the address after the copy is moved
  * (FIXUP_BRANCH_NOT_TAKEN); a branch-and-save left the slot's next
  * address in R1 (FIXUP_RETURN_REGISTER).
  */
@@ -328,7 +329,7 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
  *
  * The program-check code may have given the interrupted context's
  * interrupt mask back before calling here; handlers run with interrupts
- * off, as on every architecture.
+ * off, as on every architecture, and a step starts with them off.
  *
  * Return: NOTIFY_STOP when the event was a probe's, else NOTIFY_DONE.
  */
@@ -355,7 +356,14 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 		ret = kprobe_trap(regs);
 		break;
 	}
-	local_irq_restore(flags);
+	/*
+	 * A step has started: this CPU's PER registers watch the slot, so
+	 * the task must not be preempted or migrate before the copy has
+	 * run.  Interrupts stay off until the PSW of @regs, which masks
+	 * them, is loaded at the end of the program check.
+	 */
+	if (!(regs->psw.mask & PSW_MASK_PER))
+		local_irq_restore(flags);
 	return ret;
 }
 

@@ -16,7 +16,8 @@
  * have chosen; so are powerpc's (which, using no TOC, need no global
  * entry point: the symbol is the function's only entry) and arm64's (no
  * BTI landing pad: the test kernel is built without ARM64_BTI_KERNEL,
- * which gcc cannot have).
+ * which gcc cannot have).  s390's are 4 bytes each (lgr, agr; the
+ * return is the 2-byte "br %r14"), the functions halfword-aligned.
  */
 #include <linux/linkage.h>
 
@@ -28,6 +29,8 @@
 /* The return instruction. */
 #ifdef CONFIG_PPC
 #define KPB_RET	blr
+#elif defined(CONFIG_S390)
+#define KPB_RET	br	%r14
 #else
 #define KPB_RET	ret
 #endif
@@ -74,6 +77,11 @@
 	mov	x4, x1
 	mov	x3, x4
 	add	x0, x5, x3
+#elif defined(CONFIG_S390)
+	lgr	%r5,%r2
+	lgr	%r1,%r3
+	lgr	%r2,%r5
+	agr	%r2,%r1
 #else
 	mv	a5, a0
 	mv	a4, a1
@@ -106,6 +114,8 @@
 	mr	3, 3
 #elif defined(CONFIG_ARM64)
 	mov	x0, x0
+#elif defined(CONFIG_S390)
+	lgr	%r2,%r2
 #else
 	mv	a0, a0
 #endif

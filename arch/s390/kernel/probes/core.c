@@ -31,6 +31,9 @@
 #include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/sched/task_stack.h>
+#include <linux/set_memory.h>
+#include <linux/sizes.h>
+#include <linux/vmalloc.h>
 #include <asm/ctlreg.h>
 #include <asm/dis.h>
 #include <asm/sections.h>
@@ -51,6 +54,7 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
  */
 struct kprobe_per_save {
 	struct ctlreg cr[3];
+	unsigned long dest;	/* a branch's destination, see branch.c */
 };
 
 static DEFINE_PER_CPU(struct kprobe_per_save [KPROBE_NEST_MAX + 1],
@@ -77,6 +81,9 @@ static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
 
 	kcb->site = p;
 	kcb->saved_irq = regs->psw.mask & KPROBE_STEP_IRQ_MASK;
+	if (p->ainsn.fixup & KPROBE_FIXUP_BRANCH)
+		kprobe_branch(p->ainsn.slot, regs, (unsigned long)p->addr,
+			      p->ainsn.len, &save->dest);
 
 	watch[0].val = PER_EVENT_IFETCH;
 	watch[1].val = slot;
@@ -106,10 +113,12 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
  * which is probe + offset (FIXUP_PSW_NORMAL); a branch to a register
  * went where it should, and only the address after the copy is moved
  * (FIXUP_BRANCH_NOT_TAKEN); a branch-and-save left the slot's next
- * address in R1 (FIXUP_RETURN_REGISTER).
+ * address in R1 (FIXUP_RETURN_REGISTER).  Where a branch went was
+ * computed before the step (KPROBE_FIXUP_BRANCH, see branch.c).
  */
 static nokprobe_inline void kprobe_fix_after_step(struct kprobe_hit_site *p,
-						  struct pt_regs *regs)
+						  struct pt_regs *regs,
+						  struct kprobe_ctlblk *kcb)
 {
 	unsigned long slot = (unsigned long)p->ainsn.slot;
 	unsigned long addr = (unsigned long)p->addr;
@@ -117,7 +126,9 @@ static nokprobe_inline void kprobe_fix_after_step(struct kprobe_hit_site *p,
 	unsigned int fixup = p->ainsn.fixup;
 	unsigned long pc = regs->psw.addr;
 
-	if (fixup & FIXUP_PSW_NORMAL)
+	if (fixup & KPROBE_FIXUP_BRANCH)
+		pc = this_cpu_ptr(&kprobe_per_save[kcb->depth])->dest;
+	else if (fixup & FIXUP_PSW_NORMAL)
 		pc = addr + (pc - slot);
 	else if ((fixup & FIXUP_BRANCH_NOT_TAKEN) && pc == next)
 		pc = addr + p->ainsn.len;
@@ -266,8 +277,8 @@ static int kprobe_sstep(struct pt_regs *regs)
 		return NOTIFY_STOP;
 	}
 
+	kprobe_fix_after_step(p, regs, kcb);
 	kprobe_end_step(regs, kcb);
-	kprobe_fix_after_step(p, regs);
 	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
 		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
@@ -428,7 +439,11 @@ static int kprobe_relocate(u16 *buf, unsigned long addr, unsigned long slot)
 	unsigned long target = addr + (long)off * 2;
 	long moved = ((long)target - (long)slot) / 2;
 
-	if (moved != (s32)moved)
+	/*
+	 * The architecture reaches +/- 4 GiB; QEMU's TCG (7.2) computes the
+	 * address with a 32-bit product, which is right only within 2 GiB.
+	 */
+	if (moved >= SZ_1G || moved < -SZ_1G)
 		return -ERANGE;
 	buf[1] = (u32)moved >> 16;
 	buf[2] = (u16)moved;
@@ -494,6 +509,14 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	p->opcode = buf[0];
 	/* Before the relocation: some types are told by the third halfword. */
 	p->ainsn.fixup = probe_get_fixup_type(buf);
+	ret = kprobe_branch(buf, NULL, addr, len, NULL);
+	if (ret < 0) {
+		kprobe_slot_free(slot);
+		*why = "a branch on index or to a compared address";
+		return ret;
+	}
+	if (ret)
+		p->ainsn.fixup |= KPROBE_FIXUP_BRANCH;
 	if (probe_is_insn_relative_long(buf)) {
 		ret = kprobe_relocate(buf, addr, (unsigned long)slot);
 		if (ret) {
@@ -506,6 +529,37 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	p->ainsn.slot = slot;
 	p->ainsn.len = len;
 	return 0;
+}
+
+/**
+ * alloc_insn_page() - a page for instruction slots, near the kernel
+ *
+ * The top gigabyte of the module area, which ends where the kernel
+ * image starts: a relative-long operand of the kernel's text or of a
+ * module is then in reach of a copy (kprobe_relocate()).  Filled with
+ * breakpoints, read-only and executable, freed with execmem_free() (a
+ * vfree() here) as the core's default page.
+ *
+ * Return: the page, or NULL.
+ */
+void *alloc_insn_page(void)
+{
+	kprobe_opcode_t *page;
+	unsigned int i;
+
+	page = __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, MODULES_END - SZ_1G,
+				    MODULES_END, GFP_KERNEL, PAGE_KERNEL,
+				    VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
+				    __builtin_return_address(0));
+	if (!page)
+		return NULL;
+	for (i = 0; i < PAGE_SIZE / sizeof(*page); i++)
+		page[i] = BREAKPOINT_INSTRUCTION;
+	if (set_memory_rox((unsigned long)page, 1)) {
+		vfree(page);
+		return NULL;
+	}
+	return page;
 }
 
 /*

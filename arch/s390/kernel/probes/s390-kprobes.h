@@ -9,6 +9,7 @@
  *   core.c       deciding how an instruction runs, its slot, arm/disarm/
  *                remove, the breakpoint, PER and fault paths, the
  *                address and blacklist hooks
+ *   branch.c     where a stepped branch goes
  *   ftrace.c     probes on ftrace call sites
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  *
@@ -23,6 +24,17 @@
 #include <linux/kprobes.h>
 #include <linux/kprobes_arch.h>
 #include <linux/ptrace.h>
+
+/*
+ * A flag of arch_specific_insn::fixup beside the FIXUP_* of
+ * <asm/kprobes.h>: the instruction is a branch whose destination
+ * kprobe_branch() computes before the step.
+ */
+#define KPROBE_FIXUP_BRANCH	0x80
+
+/* branch.c */
+int kprobe_branch(const u16 *in, const struct pt_regs *regs,
+		  unsigned long addr, unsigned int len, unsigned long *dest);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * s390 kprobes: where a stepped branch goes.
+ * s390 kprobes: branches, simulated.
  *
- * A branch's copy runs in its slot like any instruction (for what it
- * does besides branching: the link register, the decremented count),
- * but where it went is computed here, from the registers and condition
- * code before the step, and not read from the PSW after it: a relative
- * branch in the slot goes relative to the slot, and QEMU's TCG (7.2)
- * reports every PER instruction-fetch event with the PSW just past the
- * instruction, taken branch or not.  The branches compilers emit are
- * covered; the few others (branch on index, compare and branch to an
- * address, branch relative on count high) are refused.
+ * A branch is not run from the slot, where a relative one would go
+ * relative to the slot and a taken one would never reach the slot's
+ * closing breakpoint: it is computed here, from the registers and the
+ * condition code at the hit, with what it does besides branching (the
+ * link register, the decremented count).  The branches compilers emit
+ * are covered; the few others (branch on index, compare and branch to
+ * an address, branch relative on count high) are refused.
  */
 #include "s390-kprobes.h"
 
@@ -87,24 +85,38 @@ static bool kb_compare(const u16 *in, const struct pt_regs *regs,
 	return m & cc;
 }
 
+/* Count register @r down, 32 or 64 bits of it, as branch on count does. */
+static nokprobe_inline void kb_count(struct pt_regs *regs, unsigned int r,
+				     bool wide)
+{
+	if (wide)
+		regs->gprs[r]--;
+	else
+		regs->gprs[r] = (regs->gprs[r] & ~0xffffffffUL) |
+				(u32)(regs->gprs[r] - 1);
+}
+
 /**
- * kprobe_branch() - classify a branch, or compute where it goes
+ * kprobe_branch() - classify a branch, or execute it
  * @in: the instruction (at least its length in halfwords)
- * @regs: the registers before the step, or NULL to classify only
+ * @regs: the registers at the hit, or NULL to classify only
  * @addr: its address in the text
  * @len: its length
- * @dest: where execution goes on after it (with @regs)
  *
- * Return: 1 for a branch this file computes, 0 for an instruction that
+ * With @regs, the branch is done: the link register written, the count
+ * decremented, the PSW address set to where execution goes on.
+ *
+ * Return: 1 for a branch this file simulates, 0 for an instruction that
  * does not branch (register 0 as a branch address means "no branch"),
- * -EINVAL for a branch it does not compute.
+ * -EINVAL for a branch it does not simulate.
  */
-int kprobe_branch(const u16 *in, const struct pt_regs *regs,
-		  unsigned long addr, unsigned int len, unsigned long *dest)
+int kprobe_branch(const u16 *in, struct pt_regs *regs, unsigned long addr,
+		  unsigned int len)
 {
 	unsigned long next = addr + len, to = 0;
 	unsigned int op = in[0] >> 8, r1 = KB_R1(in);
-	bool taken = false;
+	int link = -1, count = -1;
+	bool taken = false, wide = false;
 
 	switch (op) {
 	case 0x07:	/* bcr */
@@ -118,6 +130,8 @@ int kprobe_branch(const u16 *in, const struct pt_regs *regs,
 		to = regs->gprs[KB_R2(in)];
 		taken = op == 0x07 ? kb_cond(regs, r1) :
 			op == 0x06 ? (u32)(regs->gprs[r1] - 1) != 0 : true;
+		link = op == 0x05 || op == 0x0d ? r1 : -1;
+		count = op == 0x06 ? r1 : -1;
 		break;
 	case 0x47:	/* bc */
 	case 0x45:	/* bal */
@@ -129,6 +143,8 @@ int kprobe_branch(const u16 *in, const struct pt_regs *regs,
 		     kb_reg(regs, in[1] >> 12);
 		taken = op == 0x47 ? kb_cond(regs, r1) :
 			op == 0x46 ? (u32)(regs->gprs[r1] - 1) != 0 : true;
+		link = op == 0x45 || op == 0x4d ? r1 : -1;
+		count = op == 0x46 ? r1 : -1;
 		break;
 	case 0xa7:	/* RI: brc, bras, brct, brctg */
 		if ((in[0] & 0xf) < 4 || (in[0] & 0xf) > 7)
@@ -142,12 +158,16 @@ int kprobe_branch(const u16 *in, const struct pt_regs *regs,
 			break;
 		case 5:
 			taken = true;
+			link = r1;
 			break;
 		case 6:
 			taken = (u32)(regs->gprs[r1] - 1) != 0;
+			count = r1;
 			break;
 		default:
 			taken = regs->gprs[r1] - 1 != 0;
+			count = r1;
+			wide = true;
 			break;
 		}
 		break;
@@ -158,6 +178,8 @@ int kprobe_branch(const u16 *in, const struct pt_regs *regs,
 			return 1;
 		to = addr + (long)(s32)((u32)in[1] << 16 | in[2]) * 2;
 		taken = (in[0] & 0xf) == 5 || kb_cond(regs, r1);
+		if ((in[0] & 0xf) == 5)
+			link = r1;
 		break;
 	case 0xb9:	/* bctgr */
 		if (in[0] != 0xb946)
@@ -167,7 +189,9 @@ int kprobe_branch(const u16 *in, const struct pt_regs *regs,
 		if (!regs)
 			return 1;
 		to = regs->gprs[in[1] & 0xf];
-		taken = regs->gprs[(in[1] >> 4) & 0xf] - 1 != 0;
+		count = (in[1] >> 4) & 0xf;
+		taken = regs->gprs[count] - 1 != 0;
+		wide = true;
 		break;
 	case 0xe3:	/* bctg */
 		if ((in[2] & 0xff) != 0x46)
@@ -177,6 +201,8 @@ int kprobe_branch(const u16 *in, const struct pt_regs *regs,
 		to = (((long)(s8)(in[2] >> 8) << 12) | (in[1] & 0xfff)) +
 		     kb_reg(regs, KB_R2(in)) + kb_reg(regs, in[1] >> 12);
 		taken = regs->gprs[r1] - 1 != 0;
+		count = r1;
+		wide = true;
 		break;
 	case 0xec:
 		switch (in[2] & 0xff) {
@@ -208,7 +234,12 @@ int kprobe_branch(const u16 *in, const struct pt_regs *regs,
 	default:
 		return 0;
 	}
-	*dest = taken ? to : next;
+	/* The target is computed: the link and the count may be its registers. */
+	if (count >= 0)
+		kb_count(regs, count, wide);
+	if (link >= 0)
+		regs->gprs[link] = next;
+	regs->psw.addr = taken ? to : next;
 	return 1;
 }
 

@@ -2,22 +2,28 @@
 /*
  * s390 kprobes: the architecture half of the kprobes contract.
  *
- * Preparing a probe copies its instruction into a slot (relative-long
- * operands rewritten for the slot's address); arming stores 0x0002 over
- * its first halfword (see <asm/kprobes.h>).  A hit then goes:
+ * Preparing a probe copies its instruction into a slot, followed by
+ * breakpoints (relative-long operands rewritten for the slot's address);
+ * arming stores 0x0002 over its first halfword (see <asm/kprobes.h>).  A
+ * hit then goes:
  *
  *   1. the operation exception reaches kprobe_exceptions_notify() as
  *      DIE_BPT, with the PSW past the breakpoint; the pc is put back on
  *      the probe address and the pre handlers run (state HANDLER);
- *   2. the PSW is sent to the slot with PER on and I/O and external
- *      interrupts masked; control registers 9 to 11 select instruction
- *      fetches of the slot's address (state STEPPING);
- *   3. after the copy has run, the PER event comes in as DIE_SSTEP: the
- *      control registers and the mask are given back, the pc and a link
- *      register that point into the slot are moved to the probed text,
- *      and the post handlers run (state POST);
+ *   2. a branch is simulated (branch.c) and the hit is over; any other
+ *      instruction is stepped: the PSW goes to the slot with I/O and
+ *      external interrupts masked (state STEPPING);
+ *   3. the breakpoint right after the copy traps again: the pc and a
+ *      link register that point into the slot are moved to the probed
+ *      text, the mask is given back and the post handlers run (state
+ *      POST);
  *   4. state IDLE; execution goes on after the probed instruction, or
- *      wherever it branched.
+ *      wherever the branch went.
+ *
+ * Not PER: QEMU's TCG (7.2) delivers PER instruction-fetch events in
+ * kernel mode, but with the PSW address just past the instruction even
+ * for a taken branch and with the condition code from before it; a
+ * breakpoint after the copy gives both right, on QEMU and on hardware.
  *
  * Probes hit while another one is active on the CPU run without handlers
  * (kprobe_reenter()).  A copy that faults is made a fault of the original
@@ -34,9 +40,9 @@
 #include <linux/set_memory.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
-#include <asm/ctlreg.h>
 #include <asm/dis.h>
 #include <asm/sections.h>
+#include <asm/switch_to.h>
 #include <asm/text-patching.h>
 #include <asm/uaccess.h>
 #include <asm-generic/kprobes-step.h>
@@ -46,99 +52,64 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 /* The interrupt classes a step keeps out. */
 #define KPROBE_STEP_IRQ_MASK	(PSW_MASK_IO | PSW_MASK_EXT)
 
-/*
- * Control registers 9 (PER event mask), 10 and 11 (the range watched), as
- * they were before a step, one set per nesting level: a copy that faults
- * may reach a probe in the fault path, whose own step comes and goes while
- * the outer one is pending.
- */
-struct kprobe_per_save {
-	struct ctlreg cr[3];
-	unsigned long dest;	/* a branch's destination, see branch.c */
-};
-
-static DEFINE_PER_CPU(struct kprobe_per_save [KPROBE_NEST_MAX + 1],
-		      kprobe_per_save);
-
 /* ---------------------------------------------------------------------
  * Starting and ending a step
  * ---------------------------------------------------------------------
  */
 
 /*
- * Send the CPU to @p's slot with PER watching the fetch of that one
- * address.  The program check returns with the PSW of @regs, so the mask
- * set here is what the copy runs with; with I/O and external interrupts
- * off the task neither migrates nor gets preempted until the PER event.
+ * Send the CPU to @p's slot.  The program check returns with the PSW of
+ * @regs, so the mask set here is what the copy runs with; with I/O and
+ * external interrupts off the task neither migrates nor gets preempted
+ * until the breakpoint after the copy.
  */
 static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
 					      struct pt_regs *regs,
 					      struct kprobe_ctlblk *kcb)
 {
-	struct kprobe_per_save *save = this_cpu_ptr(&kprobe_per_save[kcb->depth]);
-	unsigned long slot = (unsigned long)p->ainsn.slot;
-	struct ctlreg watch[3];
-
 	kcb->site = p;
 	kcb->saved_irq = regs->psw.mask & KPROBE_STEP_IRQ_MASK;
-	if (p->ainsn.fixup & KPROBE_FIXUP_BRANCH)
-		kprobe_branch(p->ainsn.slot, regs, (unsigned long)p->addr,
-			      p->ainsn.len, &save->dest);
-
-	watch[0].val = PER_EVENT_IFETCH;
-	watch[1].val = slot;
-	watch[2].val = slot;
-	__local_ctl_store(9, 11, save->cr);
-	__local_ctl_load(9, 11, watch);
-
 	regs->psw.mask &= ~KPROBE_STEP_IRQ_MASK;
-	regs->psw.mask |= PSW_MASK_PER;
-	regs->psw.addr = slot;
+	regs->psw.addr = (unsigned long)p->ainsn.slot;
 }
 
-/* Give the probed context its PER registers and interrupt mask back. */
+/* Give the probed context its interrupt mask back. */
 static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 					    struct kprobe_ctlblk *kcb)
 {
-	struct kprobe_per_save *save = this_cpu_ptr(&kprobe_per_save[kcb->depth]);
-
-	__local_ctl_load(9, 11, save->cr);
-	regs->psw.mask &= ~(PSW_MASK_PER | KPROBE_STEP_IRQ_MASK);
+	regs->psw.mask &= ~KPROBE_STEP_IRQ_MASK;
 	regs->psw.mask |= kcb->saved_irq;
 }
 
 /*
- * The copy has run: whatever of @regs still points into the slot is
- * moved to the probed text.  A relative branch went to slot + offset,
- * which is probe + offset (FIXUP_PSW_NORMAL); a branch to a register
- * went where it should, and only the address after the copy is moved
- * (FIXUP_BRANCH_NOT_TAKEN); a branch-and-save left the slot's next
- * address in R1 (FIXUP_RETURN_REGISTER).  Where a branch went was
- * computed before the step (KPROBE_FIXUP_BRANCH, see branch.c).
+ * The copy has run to the breakpoint after it: the pc goes after the
+ * probed instruction, and a branch-and-save that did not branch (R2 is
+ * register 0) left the slot's next address in R1 (FIXUP_RETURN_REGISTER).
  */
 static nokprobe_inline void kprobe_fix_after_step(struct kprobe_hit_site *p,
-						  struct pt_regs *regs,
-						  struct kprobe_ctlblk *kcb)
+						  struct pt_regs *regs)
 {
-	unsigned long slot = (unsigned long)p->ainsn.slot;
+	unsigned long next = (unsigned long)p->ainsn.slot + p->ainsn.len;
 	unsigned long addr = (unsigned long)p->addr;
-	unsigned long next = slot + p->ainsn.len;
-	unsigned int fixup = p->ainsn.fixup;
-	unsigned long pc = regs->psw.addr;
 
-	if (fixup & KPROBE_FIXUP_BRANCH)
-		pc = this_cpu_ptr(&kprobe_per_save[kcb->depth])->dest;
-	else if (fixup & FIXUP_PSW_NORMAL)
-		pc = addr + (pc - slot);
-	else if ((fixup & FIXUP_BRANCH_NOT_TAKEN) && pc == next)
-		pc = addr + p->ainsn.len;
-	if (fixup & FIXUP_RETURN_REGISTER) {
+	if (p->ainsn.fixup & FIXUP_RETURN_REGISTER) {
 		unsigned int r1 = (p->opcode >> 4) & 0xf;
 
 		if (regs->gprs[r1] == next)
 			regs->gprs[r1] = addr + p->ainsn.len;
 	}
-	regs->psw.addr = pc;
+	regs->psw.addr = addr + p->ainsn.len;
+}
+
+/* Simulate @p's instruction if it is a branch (branch.c). */
+static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
+					    struct pt_regs *regs)
+{
+	if (!(p->ainsn.fixup & KPROBE_FIXUP_BRANCH))
+		return false;
+	kprobe_branch(p->ainsn.slot, regs, (unsigned long)p->addr,
+		      p->ainsn.len);
+	return true;
 }
 
 /* ---------------------------------------------------------------------
@@ -153,6 +124,10 @@ static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
 {
 	if (kprobe_step_hit_pre(p, regs, kcb))
 		return;		/* a handler moved the pc: nothing else runs */
+	if (kprobe_simulate(p, regs)) {
+		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		return;
+	}
 	kprobe_start_step(p, regs, kcb);
 	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
@@ -166,45 +141,15 @@ static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
 			   struct kprobe_ctlblk *kcb)
 {
 	kprobe_hit_missed(p);
+	/* A simulation completes right here: there is nothing to save. */
+	if (kprobe_simulate(p, regs))
+		return;
 	if (!kprobe_push(kcb, p, KPROBE_CPU_REENTERED))
 		kprobe_nest_overflow(p);
 	kprobe_start_step(p, regs, kcb);
 }
 
 NOKPROBE_SYMBOL(kprobe_reenter);
-
-/*
- * DIE_BPT: an operation exception in kernel mode.  The PSW is past the
- * exception's instruction; ILC (int_code bits 16-17) gives its length.
- */
-static int kprobe_bpt(struct pt_regs *regs)
-{
-	unsigned long addr = regs->psw.addr - (regs->int_code >> 16);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe_hit_site *p = kprobe_hit_find(addr);
-	kprobe_opcode_t now;
-
-	if (p && !kprobe_ftrace(p)) {
-		regs->psw.addr = addr;
-		if (kprobe_running())
-			kprobe_reenter(p, regs, kcb);
-		else
-			kprobe_hit(p, regs, kcb);
-		return NOTIFY_STOP;
-	}
-
-	/*
-	 * Not a live probe.  A probe disarmed after this CPU fetched its
-	 * breakpoint has its instruction back: run it.
-	 */
-	if (get_kernel_nofault(now, (kprobe_opcode_t *)addr) ||
-	    now == BREAKPOINT_INSTRUCTION)
-		return NOTIFY_DONE;
-	regs->psw.addr = addr;
-	return NOTIFY_STOP;
-}
-
-NOKPROBE_SYMBOL(kprobe_bpt);
 
 /* Is this CPU stepping a copy? The site then, else NULL. */
 static nokprobe_inline struct kprobe_hit_site *
@@ -219,7 +164,7 @@ kprobe_stepping(struct kprobe_ctlblk *kcb)
 /*
  * The copy of @p did not complete: an exception came from it.  Put the
  * CPU back on the probed instruction, at the same offset, with its own
- * PER registers and mask, and forget the step: the exception is then
+ * interrupt mask, and forget the step: the exception is then
  * the original instruction's, handled (exception table, page fault,
  * oops) as if no probe were there.
  */
@@ -245,7 +190,7 @@ static nokprobe_inline bool kprobe_pc_on_copy(struct kprobe_hit_site *p,
 }
 
 /*
- * The end of a step that has more to do than kprobe_sstep() does inline:
+ * The end of a step that has more to do than kprobe_step_trap() does inline:
  * a post handler to run, or the state a re-entered hit interrupted to
  * restore.
  */
@@ -259,36 +204,62 @@ static noinline void kprobe_step_end(struct kprobe_hit_site *p,
 NOKPROBE_SYMBOL(kprobe_step_end);
 
 /*
- * DIE_SSTEP: a PER event in kernel mode, which only kprobes enables.
- * int_code's low bits are set when the event came with an exception of
- * the copy (a page fault of a nullified instruction): the step is then
- * given up, and the program-check code handles the exception next, at
- * the probed address.
+ * The breakpoint after @p's copy: the step is over.  Inline for the
+ * common case, a step with no post handler and nothing to pop.
  */
-static int kprobe_sstep(struct pt_regs *regs)
+static nokprobe_inline void kprobe_step_trap(struct kprobe_hit_site *p,
+					     struct pt_regs *regs,
+					     struct kprobe_ctlblk *kcb)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe_hit_site *p = kprobe_stepping(kcb);
-
-	if (!p)
-		return NOTIFY_DONE;
-	if (regs->int_code & PGM_INT_CODE_MASK) {
-		kprobe_copy_faulted(p, regs, kcb);
-		return NOTIFY_STOP;
-	}
-
-	kprobe_fix_after_step(p, regs, kcb);
+	kprobe_fix_after_step(p, regs);
 	kprobe_end_step(regs, kcb);
 	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
 		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
 		reset_current_kprobe();
-		return NOTIFY_STOP;
+		return;
 	}
 	kprobe_step_end(p, regs, kcb);
+}
+
+/*
+ * DIE_BPT: an operation exception in kernel mode: a probe's breakpoint,
+ * or the one after the copy this CPU is stepping.  The PSW is past the
+ * exception's instruction; ILC (int_code bits 16-17) gives its length.
+ */
+static int kprobe_bpt(struct pt_regs *regs)
+{
+	unsigned long addr = regs->psw.addr - (regs->int_code >> 16);
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_hit_site *p = kprobe_stepping(kcb);
+	kprobe_opcode_t now;
+
+	if (p && addr == (unsigned long)p->ainsn.slot + p->ainsn.len) {
+		kprobe_step_trap(p, regs, kcb);
+		return NOTIFY_STOP;
+	}
+
+	p = kprobe_hit_find(addr);
+	if (p && !kprobe_ftrace(p)) {
+		regs->psw.addr = addr;
+		if (kprobe_running())
+			kprobe_reenter(p, regs, kcb);
+		else
+			kprobe_hit(p, regs, kcb);
+		return NOTIFY_STOP;
+	}
+
+	/*
+	 * Not a live probe.  A probe disarmed after this CPU fetched its
+	 * breakpoint has its instruction back: run it.
+	 */
+	if (get_kernel_nofault(now, (kprobe_opcode_t *)addr) ||
+	    now == BREAKPOINT_INSTRUCTION)
+		return NOTIFY_DONE;
+	regs->psw.addr = addr;
 	return NOTIFY_STOP;
 }
 
-NOKPROBE_SYMBOL(kprobe_sstep);
+NOKPROBE_SYMBOL(kprobe_bpt);
 
 /*
  * DIE_TRAP: a program exception other than a page fault in kernel mode
@@ -335,7 +306,7 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
 /**
  * kprobe_exceptions_notify() - the kprobes die notifier
  * @self: the notifier block
- * @val: DIE_BPT (operation exception), DIE_SSTEP (PER event) or DIE_TRAP
+ * @val: DIE_BPT (operation exception) or DIE_TRAP (another exception)
  * @data: struct die_args
  *
  * The program-check code may have given the interrupted context's
@@ -349,6 +320,7 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 {
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
+	struct kprobe_hit_site *p;
 	unsigned long flags;
 	int ret = NOTIFY_DONE;
 
@@ -360,20 +332,18 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 	case DIE_BPT:
 		ret = kprobe_bpt(regs);
 		break;
-	case DIE_SSTEP:
-		ret = kprobe_sstep(regs);
-		break;
 	case DIE_TRAP:
 		ret = kprobe_trap(regs);
 		break;
 	}
 	/*
-	 * A step has started: this CPU's PER registers watch the slot, so
-	 * the task must not be preempted or migrate before the copy has
-	 * run.  Interrupts stay off until the PSW of @regs, which masks
-	 * them, is loaded at the end of the program check.
+	 * A step has started: this CPU's state points at the slot, so the
+	 * task must not be preempted or migrate before the copy has run.
+	 * Interrupts stay off until the PSW of @regs, which masks them, is
+	 * loaded at the end of the program check.
 	 */
-	if (!(regs->psw.mask & PSW_MASK_PER))
+	p = kprobe_stepping(get_kprobe_ctlblk());
+	if (!p || regs->psw.addr != (unsigned long)p->ainsn.slot)
 		local_irq_restore(flags);
 	return ret;
 }
@@ -461,7 +431,7 @@ static int kprobe_relocate(u16 *buf, unsigned long addr, unsigned long slot)
  * @why: the reason for a refusal
  *
  * Refused with -EINVAL: instructions the CPU does not know, and those
- * that cannot run out of line or under PER (execute, diagnose,
+ * that cannot run out of line (execute, diagnose,
  * transactions, program call and return, PSW and control register
  * loads).
  *
@@ -509,7 +479,7 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	p->opcode = buf[0];
 	/* Before the relocation: some types are told by the third halfword. */
 	p->ainsn.fixup = probe_get_fixup_type(buf);
-	ret = kprobe_branch(buf, NULL, addr, len, NULL);
+	ret = kprobe_branch(buf, NULL, addr, len);
 	if (ret < 0) {
 		kprobe_slot_free(slot);
 		*why = "a branch on index or to a compared address";
@@ -699,14 +669,21 @@ static int kprobe_blacklist_text(unsigned long start, unsigned long end)
  * NOKPROBE_SYMBOL() marks (the program-check path among them; s390's
  * entry code lives in .kprobes.text).  s390 adds the text that runs in
  * 31-bit addressing mode, below 2 GiB, where no slot is in reach and a
- * breakpoint's program check would find the wrong mode.
+ * breakpoint's program check would find the wrong mode; and
+ * __switch_to(), whose entry and return different tasks see.
  *
  * Return: 0 or a negative errno.
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	return kprobe_blacklist_text((unsigned long)__stext_amode31,
-				     (unsigned long)__etext_amode31);
+	int ret;
+
+	ret = kprobe_blacklist_text((unsigned long)__stext_amode31,
+				    (unsigned long)__etext_amode31);
+	if (ret)
+		return ret;
+	ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);
+	return ret < 0 ? ret : 0;
 }
 
 /**

@@ -7,9 +7,9 @@
  * here.
  *
  *   core.c       deciding how an instruction runs, its slot, arm/disarm/
- *                remove, the breakpoint, PER and fault paths, the
+ *                remove, the breakpoint and fault paths, the
  *                address and blacklist hooks
- *   branch.c     where a stepped branch goes
+ *   branch.c     branches, simulated
  *   ftrace.c     probes on ftrace call sites
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  *
@@ -27,14 +27,14 @@
 
 /*
  * A flag of arch_specific_insn::fixup beside the FIXUP_* of
- * <asm/kprobes.h>: the instruction is a branch whose destination
- * kprobe_branch() computes before the step.
+ * <asm/kprobes.h>: the instruction is a branch, which kprobe_branch()
+ * simulates instead of a step.
  */
 #define KPROBE_FIXUP_BRANCH	0x80
 
 /* branch.c */
-int kprobe_branch(const u16 *in, const struct pt_regs *regs,
-		  unsigned long addr, unsigned int len, unsigned long *dest);
+int kprobe_branch(const u16 *in, struct pt_regs *regs, unsigned long addr,
+		  unsigned int len);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

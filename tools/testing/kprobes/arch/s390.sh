@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # read by lib.sh and kparch.py
 # s390: s390x (z/Architecture), breakpoint 0x0002, the probed instruction
-# stepped from a slot with PER instruction-fetch events; cross-built,
-# booted in qemu-system-s390x (s390-ccw-virtio).
+# stepped from a slot up to a second breakpoint, branches simulated;
+# cross-built, booted in qemu-system-s390x (s390-ccw-virtio).
 # The keys are described in arch-defaults.sh.
 
 ALIASES='s390x'
@@ -20,7 +20,7 @@ qemu-system-misc:qemu-system-s390x
 
 # Upstream's kprobes: its back-end, and the kprobe half of ftrace.c
 # (kprobe_ftrace_handler() and arch_prepare_kprobe_ftrace(), taken out by
-# patches/0015).  rethook.c and arch_rethook_trampoline stay: fprobe
+# patches/0015), which also selects the instance pool.  rethook.c and arch_rethook_trampoline stay: fprobe
 # runs on rethook, as on x86.  lib/probes.c (the opcode checks) is
 # shared with uprobes and used by ours; the header is ours and keeps
 # what uprobes.c needs of it.
@@ -54,6 +54,13 @@ CONSOLE=ttysclp0
 BOOT_TIMEOUT=1500
 # As arm64's, riscv64's and ppc64le's: the arch-independent ftracetest
 # cases are left to x86 (CI's budget).
+# Upstream's kprobes under QEMU 7.2 (BASELINE=1): kprobe_insn_boundary.tc
+# (a probe on every instruction of kernel_clone) stalls the guest for
+# good; QEMU's PER events, which upstream steps with, report a taken
+# branch as not taken (see tools/testing/kprobes/README).  Ours runs it.
+NOTRUN_BASELINE="
+ftrace:kprobe/kprobe_insn_boundary.tc|hangs the guest: upstream steps branches with PER, whose events QEMU 7.2 reports with the PSW past a taken branch, see tools/testing/kprobes/README
+"
 FTRACE_SKIP_GENERIC=1
 FTRACE_SKIP='
 kprobe/kprobe_opt_types.tc|no optimized probes on s390, the case knows x86 only

@@ -62,9 +62,12 @@ NOTRUN_BASELINE="
 ftrace:kprobe/kprobe_insn_boundary.tc|hangs the guest: upstream steps branches with PER, whose events QEMU 7.2 reports with the PSW past a taken branch, see tools/testing/kprobes/README
 "
 FTRACE_SKIP_GENERIC=1
-FTRACE_SKIP='
+FTRACE_SKIP="
 kprobe/kprobe_opt_types.tc|no optimized probes on s390, the case knows x86 only
-'
+dynevent/add_remove_fprobe.tc|arch-independent, run on x86: fprobe events' plumbing (fprobe_entry_arg and fprobe_args_vfs run fprobes here)
+dynevent/fprobe_syntax_errors.tc|arch-independent, run on x86: the fprobe event parser (120 s here)
+dynevent/tprobe_syntax_errors.tc|arch-independent, run on x86: the tprobe event parser
+"
 # QEMU's "info registers" on s390x: "PSW=mask 0704c00180000000 addr 0000000000123456 cc 00".
 HANG_PC='PSW=mask\s+[0-9a-f]+\s+addr\s+'
 # The gate row stays (as arm64's): defconfig builds what the test kernel

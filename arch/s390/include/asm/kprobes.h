@@ -9,17 +9,18 @@
  * starts on a halfword, so arming and disarming are single stores.
  *
  * The probed instruction runs out of line: its copy sits in an
- * instruction slot, and the CPU is sent there with PER (program event
- * recording) watching instruction fetches of exactly that address, with
- * I/O and external interrupts masked.  Once the copy has executed, the
- * PER event comes in as a program check (DIE_SSTEP); the pc and a return
- * register that point into the slot are then moved back to the probed
- * text.  The fixups, and which instructions must not run out of line,
- * come from arch/s390/lib/probes.c, shared with uprobes.  Relative-long
- * operand addresses (larl, lgrl, ...) are rewritten in the copy, which
- * is why the slot page must lie within 4 GiB of every text: it comes from
- * the module area, which ends where the kernel image starts.  The code is
- * in arch/s390/kernel/probes/.
+ * instruction slot followed by breakpoints, and the CPU is sent there with
+ * I/O and external interrupts masked; the breakpoint after the copy ends
+ * the step, and the pc and a return register that point into the slot
+ * are moved back to the probed text.  Branches are simulated instead:
+ * a taken one would never come back to that breakpoint.  (Upstream
+ * steps with PER instruction-fetch events; under QEMU 7.2's TCG those
+ * report a taken branch as not taken.)  Which instructions must not run
+ * out of line comes from arch/s390/lib/probes.c, shared with uprobes.
+ * Relative-long operand addresses (larl, lgrl, ...) are rewritten in the
+ * copy, which is why the slot page lies near every text: it comes from
+ * the top of the module area, which ends where the kernel image starts.
+ * The code is in arch/s390/kernel/probes/.
  */
 #ifndef _ASM_S390_KPROBES_H
 #define _ASM_S390_KPROBES_H
@@ -63,16 +64,18 @@ typedef u16 kprobe_opcode_t;
 
 /*
  * A slot, one KPROBE_SLOT_UNIT of 16 bytes, written whole: the copy of the
- * instruction (2, 4 or 6 bytes), then breakpoints.  PER stops the CPU
- * right after the copy, so nothing past it runs.
+ * instruction (2, 4 or 6 bytes), then breakpoints, the first of which
+ * ends the step.
  */
 #define KPROBE_SLOT_BYTES	16
 
 /**
  * struct arch_specific_insn - s390 per-probe data
- * @slot: the copy of the instruction, NULL for a site on an ftrace call
+ * @slot: the copy of the instruction (a branch's too, read by its
+ *	simulation), NULL for a site on an ftrace call
  * @len: the instruction's length in bytes
- * @fixup: FIXUP_* of the instruction, for the end of its step
+ * @fixup: FIXUP_* of the instruction, for the end of its step, and
+ *	KPROBE_FIXUP_BRANCH (arch/s390/kernel/probes/) for a branch
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;
@@ -83,11 +86,12 @@ struct arch_specific_insn {
 /*
  * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s, drawn
  * there.  On s390 a hit is the operation exception of 0x0002: the pre
- * handler runs (1), then the CPU goes to the slot with PER on (3); the
- * PER event after the copy ends the step (5), (6).  The probed context's
- * I/O and external interrupt mask bits are kprobe_ctlblk::saved_irq while
- * the copy runs with both masked.  A push needs a hit from a handler,
- * from a busy section or from the fault path of a copy.
+ * handler runs (1), then a branch is simulated (2), (4), or the CPU goes
+ * to the slot (3), and the breakpoint after the copy ends the step (5),
+ * (6).  The probed context's I/O and external interrupt mask bits are
+ * kprobe_ctlblk::saved_irq while the copy runs with both masked.  A push
+ * needs a hit from a handler, from a busy section or from the fault path
+ * of a copy.
  */
 #include <asm-generic/kprobes-cpu.h>
 

@@ -44,8 +44,9 @@
  * (x86: kprobe_int3_handler(), kprobe_fault_handler(); riscv:
  * kprobe_breakpoint_handler(), kprobe_single_step_handler(); powerpc:
  * kprobe_handler(), kprobe_post_handler(); arm64: kprobe_brk_handler(),
- * kprobe_ss_brk_handler(); the mm fault path calls
- * kprobe_page_fault()).  They look the site up with kprobe_hit_find(), run
+ * kprobe_ss_brk_handler(); s390: the die notifier,
+ * kprobe_exceptions_notify(), for both breakpoints; the mm fault path
+ * calls kprobe_page_fault()).  They look the site up with kprobe_hit_find(), run
  * its handlers with kprobe_hit_pre()/kprobe_hit_post() (section C) and
  * execute or emulate the probed instruction themselves.
  *
@@ -199,7 +200,8 @@ struct pt_regs;
  *
  * Return: 0, or a negative errno that register_kprobe() passes on: for an
  * instruction that cannot be probed -EILSEQ (riscv, powerpc, arm64) or -EINVAL
- * (x86, whose -EILSEQ means bytes that do not decode); -ENOMEM without
+ * (x86, whose -EILSEQ means bytes that do not decode; s390, as its
+ * previous back-end answered); -ENOMEM without
  * memory or a slot, -EFAULT if the text cannot be read or the slot not
  * written; x86 also -EBUSY (a foreign int3, an SMP-alternatives lock
  * prefix) and -ERANGE (a rip-relative operand out of reach of the slot).

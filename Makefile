@@ -27,7 +27,7 @@ FLAVOUR		:= $(shell $(FLAVOUR_ENV) $(T)/flavour.sh)
 
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
-.PHONY: help deps prepare config build initramfs run check shell bench hitcount matrix harness-check \
+.PHONY: help deps prepare config build initramfs run check shell bench hitcount matrix harness-check lint \
 	series series-check clean distclean
 
 help:
@@ -44,6 +44,7 @@ help:
 	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; arches with HITCOUNT_GDB; built flavour)'
 	@echo '  matrix     the built-only configurations: Debian amd64, KPROBES=n, the gate (every arch, compile)'
 	@echo '  harness-check  the harness'"'"'s own tests (architecture files, console verdicts; no kernel)'
+	@echo '  lint       W=1 and sparse over the objects of ours in the built flavour (any ARCH=)'
 	@echo '  series     the overlay as a git patch series, $(BUILD)/series/; checks am, checkpatch, maintainers'
 	@echo '  series-check  build the kernel after each patch of the series (ccache), stop at a broken one'
 	@echo '  clean      remove the flavour directories (keep the base extraction)'
@@ -104,6 +105,10 @@ matrix: deps
 # The harness's own tests: no kernel, a few seconds.
 harness-check:
 	@cd $(T) && python3 test_parse.py
+
+# W=1 and sparse over our objects of the built flavour (lint.sh).
+lint:
+	@$(T)/lint.sh
 
 # Builds and boots both flavours itself (BASELINE= does not apply).
 bench: deps

@@ -96,6 +96,8 @@ CONSOLE_KNOWN=
 HANG_PC=
 # The gdb of hitcount.sh (empty: hitcount.py does not know the arch).
 HITCOUNT_GDB=
+# Why make lint cannot run sparse on this architecture (empty: it does).
+LINT_NO_SPARSE=
 # ---- the gate (matrix.sh's gate-<name> rows of make matrix) ----------------
 # The stock defconfig the gate builds with kprobes, kretprobes, kprobe
 # events and ftrace turned on (empty: no row compiles it; a booted

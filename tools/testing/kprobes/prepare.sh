@@ -36,7 +36,10 @@ ensure_base()
 	if [ -d "$BASE" ]; then
 		ver=$(kernel_version "$BASE") ||
 			die "BASE=$BASE is not a kernel source directory"
-		dir=$BUILD/base-$ver
+		# A directory of its own per source directory: the tarball's
+		# extraction (base-<version>) is never the target of this
+		# rsync --delete.
+		dir=$BUILD/base-$ver-$(realpath "$BASE" | sha1sum | cut -c1-8)
 		# Cheap when nothing changed; picks up edits to BASE otherwise.
 		rsync -a --delete --exclude=/.git "$BASE/" "$dir/" >&2
 	elif [ -f "$BASE" ]; then
@@ -177,6 +180,17 @@ STAGING=$KP_TREE/staging
 note "$KP_FLAVOUR: base $(basename "$PRISTINE")"
 
 mkdir -p "$KP_TREE"
+# One prepare of a tree at a time: two (make matrix's gate rows and a
+# make check of the same flavour, from two work trees) would rebuild the
+# staging tree under each other, and a patch applied to a file the other
+# had just linked again would write through the link into the pristine
+# base.  Held until this script exits.
+exec 8> "$KP_TREE/.prepare.lock"
+if ! flock -n 8; then
+	note "$KP_FLAVOUR: waiting for another prepare of $KP_TREE"
+	flock 8
+fi
+
 # The overlay.
 overlay_list=$KP_TREE/overlay.list0
 list_overlay > "$overlay_list"

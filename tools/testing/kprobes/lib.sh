@@ -234,7 +234,8 @@ KP_KBUILD_ARCH=()
 }
 # KP_TREE: the build (src/, obj/, modroot/, initramfs); KP_DIR: where a
 # boot writes its console and results.  They differ only with DEBUG=1.
-KP_TREE=$BUILD/$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG
+# KP_TREE_NAME (make matrix's gate) names a tree of its own instead.
+KP_TREE=$BUILD/${KP_TREE_NAME:-$KP_FLAVOUR$KP_ARCH_SUFFIX$KP_CONFIG}
 KP_DIR=$KP_TREE$KP_BOOT_CONFIG
 KP_SRC=$KP_TREE/src
 KP_OBJ=$KP_TREE/obj

@@ -115,14 +115,20 @@ mk()
 
 
 # Lay out flavour $1's work tree (prepare.sh is incremental).
+# $2: the tree's name under $BUILD, if not the flavour's own.
 prepare_flavour()
 {
 	if [ "$1" = baseline ]; then
-		BASELINE=1 PREEMPT='' PROD='' "$KP_TOOLS/prepare.sh" >&2
+		BASELINE=1 PREEMPT='' PROD='' KP_TREE_NAME=${2:-} "$KP_TOOLS/prepare.sh" >&2
 	else
-		BASELINE='' PREEMPT='' PROD='' "$KP_TOOLS/prepare.sh" >&2
+		BASELINE='' PREEMPT='' PROD='' KP_TREE_NAME=${2:-} "$KP_TOOLS/prepare.sh" >&2
 	fi
 }
+
+# The gate's own work tree: the same files as the flavour's x86-64 tree,
+# prepared apart from it, so that a gate row run from one work tree does
+# not lay its files over a make check of another sharing BUILD=.
+GATE_TREE=gate-$KP_FLAVOUR
 
 passed=0
 failed=0
@@ -733,7 +739,7 @@ gate_dirs()
 cell_gate_arch()
 {
 	local file=$1 name row start karch cross llvm defconfig srcarch what
-	local src=$BUILD/$KP_FLAVOUR/src obj cc wrapper cand members o w opt
+	local src=$BUILD/$GATE_TREE/src obj cc wrapper cand members o w opt
 	local ported have lost='' extra='' n=0 errors=0 warns=0 why
 	local -a tool=() objs=() problems=()
 
@@ -764,7 +770,7 @@ cell_gate_arch()
 	fi
 	command -v "$cc" > /dev/null ||
 		{ result "$row" FAIL "no $cc (package list: arch/$name.sh)"; return; }
-	obj=$BUILD/$KP_FLAVOUR/obj-gate-$name
+	obj=$BUILD/$GATE_TREE/obj-$name
 	mkdir -p "$obj"
 	wrapper=$obj/gate-cc
 	# The debian cell's per-object logging wrapper, with this compiler.
@@ -902,7 +908,7 @@ cell_gate()
 	local f
 
 	gate_deps
-	prepare_flavour "$KP_FLAVOUR" || { result gate FAIL "prepare"; return; }
+	prepare_flavour "$KP_FLAVOUR" "$GATE_TREE" || { result gate FAIL "prepare"; return; }
 	for f in "$KP_TOOLS"/arch/*.sh; do
 		[ -z "${1:-}" ] || [ "$(basename "$f" .sh)" = "$1" ] || continue
 		cell_gate_arch "$f"

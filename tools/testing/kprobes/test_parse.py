@@ -145,6 +145,10 @@ class ConsoleTest(unittest.TestCase):
 			      v.lines)
 
 
+# .ci/run's schedule (test_ci.py), in the same report.
+from test_ci import CiRunTest  # noqa: E402,F401
+
+
 if __name__ == '__main__':
 	# "make harness-check": unittest's report, then the line .ci/run counts.
 	result = unittest.main(exit=False, verbosity=2).result

@@ -41,6 +41,7 @@
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
+#include <linux/mm.h>
 #include <linux/preempt.h>
 #include <linux/uaccess.h>
 #include <asm/branch.h>
@@ -241,11 +242,12 @@ NOKPROBE_SYMBOL(kprobe_mips_step_end);
  * @trapnr: the trap number (unused)
  *
  * Called through the die notifier (DIE_PAGE_FAULT) by do_page_fault().
- * A fault of the copy in the slot is made a fault of the original: the
- * CPU is put back at the probe address with its interrupt state, the
- * state the hit interrupted is restored, and the exception table (or the
- * oops) sees the real address.  A retry hits the probe again.  Faults in
- * handlers are left to the normal fixup.
+ * A fault of the copy in the slot that the fault path cannot resolve in
+ * place is made a fault of the original: the CPU is put back at the
+ * probe address with its interrupt state, the state the hit interrupted
+ * is restored, and the exception table (or the oops) sees the real
+ * address.  A retry hits the probe again.  Faults in handlers are left
+ * to the normal fixup.
  *
  * Return: 0: the caller goes on handling the fault, now at the probe
  * address.
@@ -265,6 +267,17 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
 	if (regs->cp0_epc != (unsigned long)p->ainsn.slot)
+		return 0;
+	/*
+	 * A 32-bit kernel maps vmalloc space into a task's page tables on
+	 * demand (vmalloc_fault()): the first fetch from the slot page, or a
+	 * first access of the copy to module or vmalloc data, faults in a
+	 * mapping that exists.  do_page_fault() copies it in without
+	 * sleeping and the copy goes on; giving the step up would run the
+	 * handlers twice for one hit.
+	 */
+	if (is_vmalloc_addr((void *)regs->cp0_badvaddr) &&
+	    vmalloc_to_page((void *)regs->cp0_badvaddr))
 		return 0;
 
 	kprobe_end_step(regs, kcb, (unsigned long)p->addr);

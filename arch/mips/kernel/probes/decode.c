@@ -223,7 +223,7 @@ static const char *kprobe_mips_bad_branch(u32 insn)
 int kprobe_mips_decode(u32 insn, u32 delay, struct arch_specific_insn *ai,
 		       const char **why)
 {
-	union mips_instruction mi = { .word = insn };
+	union mips_instruction mi = { .word = insn }, ds;
 
 	*why = kprobe_mips_pinned(insn);
 	if (!*why && __insn_is_compact_branch(mi))
@@ -242,8 +242,8 @@ int kprobe_mips_decode(u32 insn, u32 delay, struct arch_specific_insn *ai,
 	*why = kprobe_mips_bad_branch(insn);
 	if (*why)
 		return -EINVAL;
-	if (kprobe_mips_has_delay_slot(delay) ||
-	    __insn_is_compact_branch((union mips_instruction){ .word = delay }) ||
+	ds.word = delay;
+	if (kprobe_mips_has_delay_slot(delay) || __insn_is_compact_branch(ds) ||
 	    kprobe_mips_pinned(delay)) {
 		*why = "a branch whose delay slot cannot be stepped";
 		return -EINVAL;

@@ -47,7 +47,7 @@ SMP=1
 # through the FPGA's syscon-reboot, which -no-reboot turns into an exit
 # with 0 and no "kp: guest done" marker: a failure.
 EXIT=panic
-MEM=512M
+MEM=256M
 CONSOLE=ttyS0
 BOOT_TIMEOUT=1500
 # As arm64: the arch-independent ftracetest cases are left to x86 (each

@@ -70,6 +70,7 @@ int kpkt_arch_insn(unsigned long addr, bool *ret, bool *pad)
 }
 
 const char *const kpkt_arch_refused[] = {
+	"resume",		/* mips' __switch_to() */
 	"do_bp",
 	"__compute_return_epc_for_insn",
 	NULL

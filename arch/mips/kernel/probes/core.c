@@ -543,13 +543,16 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
  */
 
 /*
- * mips text a probe there would recurse into: the break exception's entry
- * and do_bp() before it raises the die event, the exception return, and
- * the branch evaluator this trap path calls; the kretprobe trampoline,
- * which runs before its pt_regs exist.  The assembly names are
- * looked up: they have no C declaration.
+ * resume(), which switches tasks half way: its entry and its return are
+ * seen by different tasks, so neither kprobes nor kretprobes are allowed
+ * there.  Then text a probe there would recurse into: the break
+ * exception's entry and do_bp() before it raises the die event, the
+ * exception return, and the branch evaluator this trap path calls; and
+ * the kretprobe trampoline, which runs before its pt_regs exist.  The
+ * assembly names are looked up: they have no C declaration.
  */
 static const char *const kprobe_mips_trap_text[] = {
+	"resume",
 	"handle_bp",
 	"handle_bp_int",
 	"do_bp",

@@ -403,6 +403,28 @@ static const char *kprobe_mips_delay_slot_of(unsigned long addr,
 	return NULL;
 }
 
+/*
+ * Whether the word at @addr, @offset bytes into its function, is in the
+ * long mcount call of a module function (lui, addiu, move at, ra, ...,
+ * jalr).  While the function is not traced, ftrace replaces its lui with
+ * a branch over the rest: a probe there would be accepted and never hit.
+ * The branch's delay slot is refused as a delay slot; kernel text calls
+ * _mcount with a single jal, which the delay-slot check covers.
+ */
+static bool kprobe_mips_in_mod_mcount(unsigned long addr,
+				      unsigned long offset)
+{
+	unsigned long site;
+	unsigned int n;
+
+	for (n = 2; n <= KPROBE_MIPS_MCOUNT_SKIP && 4 * n <= offset; n++) {
+		site = addr - 4 * n;
+		if (ftrace_location(site) == site && !core_kernel_text(site))
+			return true;
+	}
+	return false;
+}
+
 /* Fill a new slot: @copy, break 516, then breakpoints. */
 static int kprobe_mips_fill_slot(struct kprobe_hit_site *p, u32 copy,
 				 const char **why)
@@ -450,6 +472,10 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	*why = kprobe_mips_delay_slot_of(addr, offset);
 	if (*why)
 		return -EINVAL;
+	if (kprobe_mips_in_mod_mcount(addr, offset)) {
+		*why = "inside a module's mcount call, which ftrace branches over";
+		return -EINVAL;
+	}
 	if (kprobe_mips_in_llsc(addr, offset)) {
 		*why = "between an ll and its sc";
 		return -EINVAL;

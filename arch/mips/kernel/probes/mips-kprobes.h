@@ -29,6 +29,21 @@
 /* How many words before a probe are searched for an unfinished ll. */
 #define KPROBE_LLSC_WINDOW	16
 
+/*
+ * How many words after a module's mcount site the "b 1f" that ftrace
+ * leaves there while the function is not traced jumps over: 5 where gcc
+ * also passes the return address's slot (-mmcount-ra-address, 32-bit),
+ * else 4, as arch/mips/kernel/ftrace.c's private MCOUNT_OFFSET_INSNS;
+ * none without dynamic ftrace.
+ */
+#if !defined(CONFIG_DYNAMIC_FTRACE)
+#define KPROBE_MIPS_MCOUNT_SKIP	0
+#elif defined(KBUILD_MCOUNT_RA_ADDRESS) && defined(CONFIG_32BIT)
+#define KPROBE_MIPS_MCOUNT_SKIP	5
+#else
+#define KPROBE_MIPS_MCOUNT_SKIP	4
+#endif
+
 /* decode.c */
 bool kprobe_mips_has_delay_slot(u32 insn);
 bool kprobe_mips_is_ll(u32 insn);

@@ -60,6 +60,8 @@ dynevent/fprobe_args_vfs.tc|no fprobe on mips 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_entry_arg.tc|no fprobe on mips 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_syntax_errors.tc|no fprobe on mips 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/tprobe_syntax_errors.tc|no fprobe on mips 6.12, tprobes use it
+kprobe/kprobe_args_user.tc|no $argN on mips 6.12 (no HAVE_FUNCTION_ARG_ACCESS_API; the README names $arg<N> for return probes anyway)
+kprobe/kretprobe_entry_arg.tc|no $argN on mips 6.12 (no HAVE_FUNCTION_ARG_ACCESS_API; the README names $arg<N> for return probes anyway)
 '
 # QEMU's "info registers" on mips: "pc=0x80123456 HI=...".
 HANG_PC='pc=0x'

@@ -11,15 +11,15 @@
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
  * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390 and mips
- * each have their instructions for the shapes below.  riscv's are all 4 bytes (no
- * compressed forms): one shape, one size, whatever the assembler would
- * have chosen; so are powerpc's (which, using no TOC, need no global
- * entry point: the symbol is the function's only entry) and arm64's (no
- * BTI landing pad: the test kernel is built without ARM64_BTI_KERNEL,
- * which gcc cannot have).  s390's are 4 bytes each (lgr, agr; the
- * return is the 2-byte "br %r14"), the functions halfword-aligned.
- * mips (32-bit) returns with "jr ra" and a nop in its delay slot, and
- * has no "ret" alias.
+ * each have their instructions for the shapes below.  riscv's are all 4
+ * bytes (no compressed forms): one shape, one size, whatever the
+ * assembler would have chosen; so are powerpc's (which, using no TOC,
+ * need no global entry point: the symbol is the function's only entry)
+ * and arm64's (no BTI landing pad: the test kernel is built without
+ * ARM64_BTI_KERNEL, which gcc cannot have).  s390's are 4 bytes each
+ * (lgr, agr; the return is the 2-byte "br %r14"), the functions
+ * halfword-aligned.  mips (32-bit) returns with "jr ra" and a nop in its
+ * delay slot, and has no "ret" alias.
  */
 #include <linux/linkage.h>
 #ifdef CONFIG_MIPS

@@ -294,9 +294,10 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
  * @data: struct die_args
  *
  * do_bp() raises DIE_BREAK for break 515 and DIE_SSTEPBP for break 516,
- * with interrupts enabled (handle_bp re-enables them): the handlers run
- * with them disabled, as on every other architecture.  do_page_fault()
- * raises DIE_PAGE_FAULT first thing.
+ * with interrupts as the trapping context had them (handle_bp, since the
+ * series' genex.S change, no longer turns them on): the handlers run with
+ * them disabled, as on every other architecture.  do_page_fault() raises
+ * DIE_PAGE_FAULT first thing.
  *
  * Return: NOTIFY_STOP when the event was a probe's, else NOTIFY_DONE.
  */

@@ -42,10 +42,12 @@ MACHINE='-M malta'
 # Malta's SMP needs the MT ASE (34K) or CPS: the test kernel is
 # uniprocessor, as ppc32's.
 SMP=1
-# No exit device: kp-exit powers off through the PIIX4 southbridge
-# (POWER_RESET_PIIX4_POWEROFF; QEMU exits with 0); a panic reboots
-# through the FPGA's syscon-reboot, which -no-reboot turns into an exit
-# with 0 and no "kp: guest done" marker: a failure.
+# No exit device, and no working power-off: QEMU's PIIX4 has no power
+# management I/O base without YAMON (guest/kp-exit.c).  kp-exit 0
+# reboots through the FPGA's syscon-reboot, which -no-reboot turns into
+# an exit with 0 after the "kp: guest done status=0" marker; any other
+# status, and any panic, ends the same way without that marker: a
+# failure.
 EXIT=panic
 MEM=256M
 CONSOLE=ttyS0

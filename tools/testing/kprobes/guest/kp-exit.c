@@ -28,7 +28,12 @@
  * 1 (the kernel tells it through RTAS ibm,os-term on pseries, through the
  * pvpanic PCI device on virt).  boot.sh reads the status from that line;
  * a panic without it, or a power-off without the /init marker, stays a
- * failure.
+ * failure.  mips' Malta reboots for status 0 instead: QEMU's PIIX4 power
+ * management has no I/O base there (YAMON would set one, QEMU's boot stub
+ * does not, and Linux's fixup comes after the PCI quirk that reads it),
+ * so the PIIX4 power-off writes nowhere; the FPGA's reset register
+ * (syscon-reboot), with QEMU's -no-reboot, ends QEMU with 0 as a
+ * power-off does.
  *
  * Usage: kp-exit STATUS   (0..127)
  */
@@ -41,14 +46,20 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
+#if defined(__mips__)
+#define KP_EXIT_OFF	RB_AUTOBOOT
+#else
+#define KP_EXIT_OFF	RB_POWER_OFF
+#endif
+
 static int kp_exit(long status)
 {
 	int fd;
 
 	sync();
 	if (!status) {
-		reboot(RB_POWER_OFF);
-		perror("kp-exit: reboot(RB_POWER_OFF)");
+		reboot(KP_EXIT_OFF);
+		perror("kp-exit: reboot");
 		return -1;
 	}
 	fd = open("/proc/sysrq-trigger", O_WRONLY);

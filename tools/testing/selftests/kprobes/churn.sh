@@ -17,7 +17,10 @@
 #  - the probe list is empty;
 #  - kretprobe instances balance: a kretprobe event and a kprobe event on
 #    kpt_target(), armed while nothing calls it, count every one of 500
-#    calls, entries = returns + misses, as before the churn;
+#    calls, entries = returns + misses, as before the churn (skipped where
+#    the kernel cannot probe kpt_target's entry: no_entry_probe,
+#    common.inc; the churn then puts its kprobe past the ftrace site and
+#    no kretprobe on kpt_target);
 #  - kmemleak (the debug configuration) finds nothing unreferenced.
 #
 # Kernel reports (KASAN, lockdep, WARN) fail the harness's run.
@@ -67,12 +70,21 @@ at_exit cleanup now
 echo 1 > "$KPDIR/enabled"
 
 insmod "$MOD_KO" || { fail "load $MOD"; finish; }
+# Where kpt_target's entry is an ftrace site that kprobes cannot use (mips
+# modules: no KPROBES_ON_FTRACE), its kprobe goes past it and no
+# kretprobe is put on it.
+MOD_PT=$(probe_point kpt_target "$MOD") || MOD_PT=$MOD:kpt_target
+NOENTRY=$(no_entry_probe kpt_target) || NOENTRY=
 
 # balance WHEN - arm a kretprobe event and a kprobe event on kpt_target()
 # while nothing calls it, call it 500 times, disarm: entries = returns +
 # misses = 500.
 balance()
 {
+	if [ -n "$NOENTRY" ]; then
+		skip "$1: kretprobe instances balance: $NOENTRY"
+		return
+	fi
 	if ! ev_add "r:$GROUP/bal_r $MOD:kpt_target" ||
 	   ! ev_add "p:$GROUP/bal_p $MOD:kpt_target" ||
 	   ! ev_enable bal_r 1 || ! ev_enable bal_p 1; then
@@ -131,8 +143,9 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	rounds=$((rounds + 1))
 	must "add p $READ_PT" ev_add "p:$GROUP/ch_k $READ_PT"
 	must "add r $READ_FN" ev_add "r:$GROUP/ch_r $READ_FN"
-	must "add p kpt_target" ev_add "p:$GROUP/ch_m $MOD:kpt_target"
-	must "add r kpt_target" ev_add "r4:$GROUP/ch_mr $MOD:kpt_target"
+	must "add p $MOD_PT" ev_add "p:$GROUP/ch_m $MOD_PT"
+	[ -n "$NOENTRY" ] ||
+		must "add r kpt_target" ev_add "r4:$GROUP/ch_mr $MOD:kpt_target"
 	must "enable the group" group_enable 1
 	[ -n "$old_opt" ] && must "optimization sysctl" \
 		sh -c "echo $((rounds % 2)) > $SYSCTL"

@@ -10,20 +10,28 @@
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
- * x86-64, i386, riscv64, powerpc (ppc64le, ppc32) and arm64 each have
- * their instructions for the shapes below.  riscv's are all 4 bytes (no
- * compressed forms): one shape, one size, whatever the assembler would
- * have chosen; so are powerpc's (which, using no TOC, need no global
- * entry point: the symbol is the function's only entry) and arm64's (no
- * BTI landing pad: the test kernel is built without ARM64_BTI_KERNEL,
- * which gcc cannot have).  s390's are 4 bytes each (lgr, agr; the
- * return is the 2-byte "br %r14"), the functions halfword-aligned.
+ * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390 and mips
+ * each have their instructions for the shapes below.  riscv's are all 4
+ * bytes (no compressed forms): one shape, one size, whatever the
+ * assembler would have chosen; so are powerpc's (which, using no TOC,
+ * need no global entry point: the symbol is the function's only entry)
+ * and arm64's (no BTI landing pad: the test kernel is built without
+ * ARM64_BTI_KERNEL, which gcc cannot have).  s390's are 4 bytes each
+ * (lgr, agr; the return is the 2-byte "br %r14"), the functions
+ * halfword-aligned.  mips (32-bit) returns with "jr ra" and a nop in its
+ * delay slot, and has no "ret" alias.
  */
 #include <linux/linkage.h>
+#ifdef CONFIG_MIPS
+#include <asm/regdef.h>
+#endif
 
 	.text
 #ifdef CONFIG_RISCV
 	.option norvc
+#endif
+#ifdef CONFIG_MIPS
+	.set	noreorder	/* the delay slots are written out */
 #endif
 
 /* The return instruction. */
@@ -31,6 +39,8 @@
 #define KPB_RET	blr
 #elif defined(CONFIG_S390)
 #define KPB_RET	br	%r14
+#elif defined(CONFIG_MIPS)
+#define KPB_RET	jr ra; nop
 #else
 #define KPB_RET	ret
 #endif
@@ -82,6 +92,11 @@
 	lgr	%r1,%r3
 	lgr	%r2,%r5
 	agr	%r2,%r1
+#elif defined(CONFIG_MIPS)
+	move	t0, a0
+	move	t1, a1
+	move	t2, t1
+	addu	v0, t0, t2
 #else
 	mv	a5, a0
 	mv	a4, a1
@@ -116,6 +131,8 @@
 	mov	x0, x0
 #elif defined(CONFIG_S390)
 	lgr	%r2,%r2
+#elif defined(CONFIG_MIPS)
+	move	v0, a0
 #else
 	mv	a0, a0
 #endif

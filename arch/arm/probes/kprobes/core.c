@@ -841,11 +841,12 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
  */
 int arch_populate_kprobe_blacklist(void)
 {
+	unsigned long start = (unsigned long)__idmap_text_start;
+	unsigned long end = (unsigned long)__idmap_text_end;
 	int ret = 0;
 
-	if (__idmap_text_start != __idmap_text_end)
-		ret = kprobe_add_area_blacklist((unsigned long)__idmap_text_start,
-						(unsigned long)__idmap_text_end);
+	if (start != end)
+		ret = kprobe_add_area_blacklist(start, end);
 	if (ret)
 		return ret;
 	ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);

@@ -10,8 +10,9 @@
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
- * x86-64, i386, riscv64, powerpc (ppc64le, ppc32) and arm64 each have
- * their instructions for the shapes below.  riscv's are all 4 bytes (no
+ * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390 and 32-bit ARM
+ * (ARM instruction set, caller-saved registers only) each have their
+ * instructions for the shapes below.  riscv's are all 4 bytes (no
  * compressed forms): one shape, one size, whatever the assembler would
  * have chosen; so are powerpc's (which, using no TOC, need no global
  * entry point: the symbol is the function's only entry) and arm64's (no
@@ -31,14 +32,23 @@
 #define KPB_RET	blr
 #elif defined(CONFIG_S390)
 #define KPB_RET	br	%r14
+#elif defined(CONFIG_ARM)
+#define KPB_RET	bx	lr
 #else
 #define KPB_RET	ret
 #endif
 
-/* Open a function named \name without padding in front of it. */
+/*
+ * Open a function named \name without padding in front of it.  "@" starts
+ * a comment in 32-bit ARM assembly, where the type is "%function".
+ */
 .macro kpb_func name
 	.globl \name
+#ifdef CONFIG_ARM
+	.type \name, %function
+#else
 	.type \name, @function
+#endif
 \name:
 .endm
 
@@ -82,6 +92,11 @@
 	lgr	%r1,%r3
 	lgr	%r2,%r5
 	agr	%r2,%r1
+#elif defined(CONFIG_ARM)
+	mov	r2, r0
+	mov	r3, r1
+	mov	r12, r3
+	add	r0, r2, r12
 #else
 	mv	a5, a0
 	mv	a4, a1
@@ -116,6 +131,8 @@
 	mov	x0, x0
 #elif defined(CONFIG_S390)
 	lgr	%r2,%r2
+#elif defined(CONFIG_ARM)
+	mov	r0, r0
 #else
 	mv	a0, a0
 #endif

@@ -133,9 +133,11 @@ static void kpb_report_hit(const char *metric, u64 probed, u64 plain)
 {
 	s64 d = (s64)probed - (s64)plain;
 	s64 tenths = div_s64(d * 10, iters);
+	u32 frac;
+	/* div_u64_rem(): 32-bit ARM has no 64-bit division helper in-kernel */
+	u64 whole = div_u64_rem(abs(tenths), 10, &frac);
 
-	kpb_out(metric, "%s%lld.%lld", tenths < 0 ? "-" : "",
-		abs(tenths) / 10, abs(tenths) % 10);
+	kpb_out(metric, "%s%llu.%u", tenths < 0 ? "-" : "", whole, frac);
 }
 
 /*

@@ -19,6 +19,18 @@
 
 #ifdef CONFIG_KPROBES
 
+struct pt_regs;
+
+/*
+ * kprobe_fault_handler(), called by do_page_fault() and
+ * __do_kernel_fault() through kprobe_page_fault(), and the return
+ * trampoline of kretprobes (kretprobe_trampoline.S): declared before the
+ * includes below, one of which can lead back to <linux/kprobes.h>
+ * (multi_v7_defconfig), whose inlines use both.
+ */
+int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
+void arch_kretprobe_trampoline(void);
+
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
@@ -79,12 +91,6 @@ struct arch_specific_insn {
  * while the copy runs with both set.
  */
 #include <asm-generic/kprobes-cpu.h>
-
-/* Called by do_page_fault() and __do_kernel_fault(), kprobe_page_fault(). */
-int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
-
-/* The return trampoline of kretprobes (kretprobe_trampoline.S). */
-void arch_kretprobe_trampoline(void);
 
 #endif /* CONFIG_KPROBES */
 

@@ -34,6 +34,7 @@
 
 #include <linux/bitops.h>
 #include <linux/cpu.h>
+#include <linux/execmem.h>
 #include <linux/kdebug.h>
 #include <linux/memory.h>
 #include <linux/stop_machine.h>
@@ -654,6 +655,32 @@ static int kprobe_decode(unsigned long addr, u32 insn,
  * Preparing, arming, removing (the registration lock, see kprobes_arch.h)
  * ---------------------------------------------------------------------
  */
+
+/**
+ * alloc_insn_page() - a page for instruction slots, full of breakpoints
+ *
+ * ARM's EXECMEM_KPROBES memory is the module space, mapped read-write and
+ * executable.  It stays writable here, as upstream's ARM slot pages were:
+ * a page made read-only (the core's default) is freed with
+ * VM_FLUSH_RESET_PERMS, whose vfree() purges every lazily freed vmap
+ * area at once, and ARM flushes that kernel range one page at a time (in
+ * QEMU, minutes with the other CPU held in stop_machine()).  Slots are
+ * still written through patch.c like the text.
+ *
+ * Return: the page, or NULL.
+ */
+void *alloc_insn_page(void)
+{
+	u32 *page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	unsigned int i;
+
+	if (!page)
+		return NULL;
+	for (i = 0; i < PAGE_SIZE / sizeof(*page); i++)
+		page[i] = __opcode_to_mem_arm(BREAKPOINT_INSTRUCTION);
+	flush_icache_range((unsigned long)page, (unsigned long)page + PAGE_SIZE);
+	return page;
+}
 
 /* Fill a new slot: the copy, its step end, then breakpoints. */
 static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)

@@ -659,27 +659,37 @@ static int kprobe_decode(unsigned long addr, u32 insn,
 /**
  * alloc_insn_page() - a page for instruction slots, full of breakpoints
  *
- * ARM's EXECMEM_KPROBES memory is the module space, mapped read-write and
- * executable.  It stays writable here, as upstream's ARM slot pages were:
- * a page made read-only (the core's default) is freed with
- * VM_FLUSH_RESET_PERMS, whose vfree() purges every lazily freed vmap
- * area at once, and ARM flushes that kernel range one page at a time (in
- * QEMU, minutes with the other CPU held in stop_machine()).  Slots are
- * still written through patch.c like the text.
+ * The core's page (module space, read-only and executable; slots are
+ * written through patch.c's fixmap, as module text is), with the
+ * instruction cache made coherent with the breakpoints just written: the
+ * page may have held code before.
  *
  * Return: the page, or NULL.
  */
 void *alloc_insn_page(void)
 {
-	u32 *page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
-	unsigned int i;
+	void *page = kprobe_trap_page_alloc(EXECMEM_KPROBES);
 
-	if (!page)
-		return NULL;
-	for (i = 0; i < PAGE_SIZE / sizeof(*page); i++)
-		page[i] = __opcode_to_mem_arm(BREAKPOINT_INSTRUCTION);
-	flush_icache_range((unsigned long)page, (unsigned long)page + PAGE_SIZE);
+	if (page)
+		flush_icache_range((unsigned long)page,
+				   (unsigned long)page + PAGE_SIZE);
 	return page;
+}
+
+/**
+ * arch_kprobe_keep_slot_pages() - keep empty slot pages
+ *
+ * Freeing execmem memory purges the lazily freed vmap areas with one TLB
+ * flush from the module space to the direct map, which ARM performs one
+ * page at a time, without a scheduling point: minutes under QEMU, soft
+ * lockups, the other CPU held in stop_machine().  An empty page stays for
+ * later slots instead.
+ *
+ * Return: true.
+ */
+bool arch_kprobe_keep_slot_pages(void)
+{
+	return true;
 }
 
 /* Fill a new slot: the copy, its step end, then breakpoints. */

@@ -81,3 +81,10 @@ GATE_DEFCONFIG=multi_v7_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS OPTPROBES'
+# Upstream replaces a probed instruction by a branch to a detour on
+# ARM-mode kernels (OPTPROBES); ours traps on every hit.  That is a speed-up
+# only: upstream optimizes a probe after registering it as a trap, and what
+# the probe sees and does is the same either way.
+GATE_LOST='
+OPTPROBES|no jump optimization of ours on arm yet (a speed-up: the same probes work through the trap)
+'

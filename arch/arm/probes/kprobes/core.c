@@ -871,8 +871,11 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
  *
  * The core refuses entry, irqentry and noinstr text and whatever
  * NOKPROBE_SYMBOL()/NOKPROBE() mark (do_undefinstr() among them).  ARM
- * adds its identity-mapped text (run with the MMU off or being switched)
- * and __switch_to(), whose entry and return different tasks see.
+ * adds its identity-mapped text (run with the MMU off or being switched),
+ * __switch_to(), whose entry and return different tasks see, and
+ * arch_cpu_idle(), which default_idle_call() runs with RCU not watching
+ * (ARM does not put it in the cpuidle text): a hit there takes the undef
+ * hooks' lock with RCU off, and lockdep's tracepoint warns.
  *
  * Return: 0 or a negative errno.
  */
@@ -887,6 +890,9 @@ int arch_populate_kprobe_blacklist(void)
 	if (ret)
 		return ret;
 	ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);
+	if (ret < 0)
+		return ret;
+	ret = kprobe_add_ksym_blacklist((unsigned long)arch_cpu_idle);
 	return ret < 0 ? ret : 0;
 }
 

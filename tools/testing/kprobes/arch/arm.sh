@@ -78,7 +78,8 @@ dynevent/fprobe_args_vfs.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_entry_arg.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_syntax_errors.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/tprobe_syntax_errors.tc|no fprobe on arm 6.12, tprobes use it
-kprobe/kprobe_args_user.tc|fetches a function argument, which needs HAVE_FUNCTION_ARG_ACCESS_API, not on arm 6.12 (its requires line finds the return probes' argument syntax in README)
+kprobe/kprobe_args_user.tc|fetches a function argument, which needs HAVE_FUNCTION_ARG_ACCESS_API, not on arm 6.12 (its requires line finds the argument syntax of return probes in README)
+kprobe/kretprobe_entry_arg.tc|fetches a function argument, which needs HAVE_FUNCTION_ARG_ACCESS_API, not on arm 6.12 (its requires line finds the argument syntax of return probes in README)
 '
 # QEMU's "info registers" on arm: "R00=c0123456 R01=... R15=c0101234".
 HANG_PC='R15='

@@ -108,6 +108,10 @@ GATE_DEFCONFIG=
 # architecture without one of them fails its row, an unported one lists
 # them as what the series makes unavailable; BASELINE=1 checks the list.
 GATE_OPTIONS=
+# OPTION|why lines: options of GATE_OPTIONS a ported architecture does not
+# have yet, each with the reason; its row passes without them and names
+# them (only a speed-up, never what a probe can do, belongs here).
+GATE_LOST=
 # Build with LLVM=<this> (e.g. -19: clang-19, ld.lld-19) instead of
 # CROSS's gcc.
 GATE_LLVM=

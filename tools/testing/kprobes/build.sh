@@ -47,6 +47,19 @@ note "$KP_FLAVOUR: building with $JOBS jobs"
 kmake -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
 	KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" "$KP_IMAGE" modules
 
+# ARM's zImage carries the kernel through piggy.S, whose text never
+# changes: it .incbin's the compressed kernel, which neither the
+# preprocessor's dependency list nor ccache's hash sees.  ccache then
+# hands back the piggy.o of an earlier kernel, and the zImage boots that.
+# Assemble it again without ccache (same command line, so nothing else is
+# rebuilt).
+piggy=$KP_OBJ/arch/arm/boot/compressed/piggy.o
+if [ -f "$piggy" ]; then
+	rm -f "$piggy"
+	CCACHE_DISABLE=1 kmake -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
+		KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" "$KP_IMAGE"
+fi
+
 rm -rf "$KP_TREE/modroot"
 kmake -s INSTALL_MOD_PATH="$KP_TREE/modroot" INSTALL_MOD_STRIP=1 modules_install \
 	> /dev/null

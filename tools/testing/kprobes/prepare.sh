@@ -175,7 +175,9 @@ start=$(now)
 
 check_tracked
 
-PRISTINE=$(ensure_base)
+# Resolved: "cp -a" of a symbolic link to the base would copy the link, and
+# the staging tree would then be the pristine base itself.
+PRISTINE=$(realpath "$(ensure_base)")
 STAGING=$KP_TREE/staging
 note "$KP_FLAVOUR: base $(basename "$PRISTINE")"
 

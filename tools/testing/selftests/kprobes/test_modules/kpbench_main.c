@@ -136,7 +136,7 @@ static void kpb_report_hit(const char *metric, u64 probed, u64 plain)
 	u32 tenth;
 	u64 whole = div_u64_rem(abs(tenths), 10, &tenth);
 
-	/* div_u64_rem(): 32-bit kernels (mips) have no 64-bit "/" */
+	/* div_u64_rem(): 32-bit kernels (mips, ARM) have no 64-bit "/" */
 	kpb_out(metric, "%s%llu.%u", tenths < 0 ? "-" : "", whole, tenth);
 }
 

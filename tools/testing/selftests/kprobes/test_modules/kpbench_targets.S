@@ -10,16 +10,17 @@
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
- * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390 and mips
- * each have their instructions for the shapes below.  riscv's are all 4
- * bytes (no compressed forms): one shape, one size, whatever the
- * assembler would have chosen; so are powerpc's (which, using no TOC,
+ * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390, mips and
+ * 32-bit ARM each have their instructions for the shapes below.  riscv's
+ * are all 4 bytes (no compressed forms): one shape, one size, whatever
+ * the assembler would have chosen; so are powerpc's (which, using no TOC,
  * need no global entry point: the symbol is the function's only entry)
  * and arm64's (no BTI landing pad: the test kernel is built without
  * ARM64_BTI_KERNEL, which gcc cannot have).  s390's are 4 bytes each
  * (lgr, agr; the return is the 2-byte "br %r14"), the functions
  * halfword-aligned.  mips (32-bit) returns with "jr ra" and a nop in its
- * delay slot, and has no "ret" alias.
+ * delay slot, and has no "ret" alias.  32-bit ARM uses the ARM
+ * instruction set and caller-saved registers only.
  */
 #include <linux/linkage.h>
 #ifdef CONFIG_MIPS
@@ -41,14 +42,23 @@
 #define KPB_RET	br	%r14
 #elif defined(CONFIG_MIPS)
 #define KPB_RET	jr ra; nop
+#elif defined(CONFIG_ARM)
+#define KPB_RET	bx	lr
 #else
 #define KPB_RET	ret
 #endif
 
-/* Open a function named \name without padding in front of it. */
+/*
+ * Open a function named \name without padding in front of it.  "@" starts
+ * a comment in 32-bit ARM assembly, where the type is "%function".
+ */
 .macro kpb_func name
 	.globl \name
+#ifdef CONFIG_ARM
+	.type \name, %function
+#else
 	.type \name, @function
+#endif
 \name:
 .endm
 
@@ -97,6 +107,11 @@
 	move	t1, a1
 	move	t2, t1
 	addu	v0, t0, t2
+#elif defined(CONFIG_ARM)
+	mov	r2, r0
+	mov	r3, r1
+	mov	r12, r3
+	add	r0, r2, r12
 #else
 	mv	a5, a0
 	mv	a4, a1
@@ -133,6 +148,8 @@
 	lgr	%r2,%r2
 #elif defined(CONFIG_MIPS)
 	move	v0, a0
+#elif defined(CONFIG_ARM)
+	mov	r0, r0
 #else
 	mv	a0, a0
 #endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * 32-bit ARM side of the kprobes architecture contract
+ * (<linux/kprobes_arch.h>), for kernels built in the ARM instruction set
+ * (not THUMB2_KERNEL: arch/arm/Kconfig selects the contract only there).
+ *
+ * A probe is a permanently undefined instruction (UDF, condition AL) over
+ * the probed word; do_undefinstr() hands it to our undef hook.  ARM has
+ * no single-step of kernel code, so the probed instruction either is
+ * computed in C by the trap ("simulated": branches, pc-relative loads
+ * and address computations, loads of the pc) or runs from an instruction
+ * slot followed by a second UDF, with interrupts masked in the CPSR the
+ * exception returns with.  The code is in arch/arm/probes/kprobes/.
+ */
+#ifndef _ASM_ARM_KPROBES_H
+#define _ASM_ARM_KPROBES_H
+
+#include <asm-generic/kprobes.h>
+
+#ifdef CONFIG_KPROBES
+
+struct pt_regs;
+
+/*
+ * kprobe_fault_handler(), called by do_page_fault() and
+ * __do_kernel_fault() through kprobe_page_fault(), and the return
+ * trampoline of kretprobes (kretprobe_trampoline.S): declared before the
+ * includes below, one of which can lead back to <linux/kprobes.h>
+ * (multi_v7_defconfig), whose inlines use both.
+ */
+int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
+void arch_kretprobe_trampoline(void);
+
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/types.h>
+#include <asm/probes.h>
+
+typedef u32 kprobe_opcode_t;
+
+/*
+ * UDF #0xd018 (ARM): the probe.  It also fills unused slot space.  The
+ * end of a step is UDF #0xd019, a word no compiler emits either; both
+ * differ from BUG()'s, kgdb's and uprobes' undefined instructions.
+ */
+#define BREAKPOINT_INSTRUCTION	0xe7fd01f8U
+#define KPROBE_ARM_STEP_END	0xe7fd01f9U
+
+/* Every ARM instruction is one aligned 32-bit word. */
+#define MAX_INSN_SIZE		1
+#define KPROBE_ARM_INSN_SIZE	4
+
+/*
+ * A slot, one KPROBE_SLOT_UNIT of 16 bytes, written whole:
+ *
+ *   slot + 0	the probed instruction
+ *   slot + 4	KPROBE_ARM_STEP_END, where the step ends
+ *   slot + 8	two BREAKPOINT_INSTRUCTIONs, never reached
+ */
+#define KPROBE_SLOT_INSNS	4
+#define KPROBE_SLOT_BYTES	(KPROBE_SLOT_INSNS * KPROBE_ARM_INSN_SIZE)
+
+/**
+ * struct arch_specific_insn - ARM per-probe data
+ * @slot: the copy and its step end, when the instruction is stepped;
+ *	else NULL
+ * @simulate: the simulation, when it is computed in the trap; else
+ *	NULL.  Exactly one of @slot and @simulate is set.  It is called
+ *	with the pc in @regs already past the probed instruction, as the
+ *	decoder's shared simulations expect.
+ * @api: what the shared decoder (arch/arm/probes/decode.c) filled: the
+ *	condition check, and the handler of the shared simulations
+ * @insn: the original instruction
+ * @stm_pc: the instruction is an STM that stores the pc: the step's end
+ *	puts the probed address + 8 where the copy stored its own pc
+ */
+struct arch_specific_insn {
+	kprobe_opcode_t *slot;
+	probes_insn_handler_t *simulate;
+	struct arch_probes_insn api;
+	u32 insn;
+	bool stm_pc;
+};
+
+/*
+ * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s, drawn
+ * there.  On ARM a hit is the probe's UDF; a simulated instruction is
+ * computed in the trap (moves (2), (4)), a stepped one runs from its slot,
+ * and the step is over (moves (5), (6), pop) at the slot's second UDF.
+ * kprobe_ctlblk::saved_irq keeps the probed context's CPSR I and F bits
+ * while the copy runs with both set.
+ */
+#include <asm-generic/kprobes-cpu.h>
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _ASM_ARM_KPROBES_H */

@@ -66,8 +66,11 @@ EXIT=panic
 CONSOLE=ttyAMA0
 APPEND_FIRST='earlycon'
 # hostile_input.sh loads its module once per input, some 1.5 s each under
-# TCG here: about 160 s in all, past the 120 s of the kselftest settings.
-APPEND='kp.test_timeout=300'
+# TCG here: about 160 s in all, past the 120 s of the kselftest settings;
+# CI boots this guest beside another and a build, which can double it.
+APPEND='kp.test_timeout=600'
+# Boot and tests take 330 s on a quiet host; the same margin in CI.
+BOOT_TIMEOUT=1500
 # As arm64: the arch-independent ftracetest cases are left to x86 (each
 # costs 10 - 30 s under TCG).
 FTRACE_SKIP_GENERIC=1

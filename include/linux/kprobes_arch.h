@@ -282,18 +282,6 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 unsigned long offset,
 					 bool *on_func_entry);
 
-/*
- * Does a page of instruction slots stay allocated once all its slots are
- * free (weak: false, the page is freed after a grace period)?  For an
- * architecture where freeing executable memory is ruinous: vfree() of an
- * execmem page (VM_FLUSH_RESET_PERMS) purges every lazily freed vmap area
- * with one flush_tlb_kernel_range() from the module space to the direct
- * map, which 32-bit ARM performs one page at a time.  A kept page is
- * reused by later slots, so the memory is bounded by the most slots ever
- * in use at once.  Process context, under the slot allocator's mutex.
- */
-bool arch_kprobe_keep_slot_pages(void);
-
 /* Extra kallsyms entries for the architecture's own text (weak: none). */
 int arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
 			    char *type, char *sym);

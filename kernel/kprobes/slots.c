@@ -23,8 +23,7 @@
  * for every CPU to schedule, which cannot happen while a CPU is in a slot
  * without preemption, and only then makes them free.  A page whose slots
  * are all free leaves the list and is freed after a further grace period,
- * so that no lookup still walks it, unless the architecture keeps its
- * slot pages (arch_kprobe_keep_slot_pages()).
+ * so that no lookup still walks it.
  *
  * kprobe_slot_lock protects the list (for writers), the bitmaps and the
  * counts.  It is a leaf lock, taken under kprobe_mutex or on its own.
@@ -106,12 +105,6 @@ void *kprobe_trap_page_alloc(enum execmem_type type)
 void * __weak alloc_insn_page(void)
 {
 	return kprobe_trap_page_alloc(EXECMEM_KPROBES);
-}
-
-/* Documented in <linux/kprobes_arch.h>. */
-bool __weak arch_kprobe_keep_slot_pages(void)
-{
-	return false;
 }
 
 static void kprobe_slot_nop(struct work_struct *work)
@@ -279,7 +272,7 @@ static void kprobe_slot_reclaim(struct work_struct *work)
 		bitmap_andnot(sp->last, sp->last, sp->reclaiming,
 			      KPROBE_SLOT_UNITS);
 		bitmap_zero(sp->reclaiming, KPROBE_SLOT_UNITS);
-		if (!sp->used && !arch_kprobe_keep_slot_pages()) {
+		if (!sp->used) {
 			list_del_rcu(&sp->list);
 			queue_rcu_work(system_wq, &sp->free_work);
 		}

@@ -676,22 +676,6 @@ void *alloc_insn_page(void)
 	return page;
 }
 
-/**
- * arch_kprobe_keep_slot_pages() - keep empty slot pages
- *
- * Freeing execmem memory purges the lazily freed vmap areas with one TLB
- * flush from the module space to the direct map, which ARM performs one
- * page at a time, without a scheduling point: minutes under QEMU, soft
- * lockups, the other CPU held in stop_machine().  An empty page stays for
- * later slots instead.
- *
- * Return: true.
- */
-bool arch_kprobe_keep_slot_pages(void)
-{
-	return true;
-}
-
 /* Fill a new slot: the copy, its step end, then breakpoints. */
 static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)
 {

@@ -27,7 +27,8 @@ FLAVOUR		:= $(shell $(FLAVOUR_ENV) $(T)/flavour.sh)
 
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
-.PHONY: help deps prepare config build initramfs run check shell bench hitcount matrix harness-check lint \
+.PHONY: help deps prepare config build initramfs run check check-all shell bench hitcount matrix \
+	harness-check lint \
 	series series-check clean distclean
 
 help:
@@ -39,6 +40,7 @@ help:
 	@echo '  initramfs  build the busybox initramfs'
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
+	@echo '  check-all  what CI runs (.ci/run), every booted architecture included (CI: not those with CI_BOOT=0)'
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
 	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; arches with HITCOUNT_GDB; built flavour)'
@@ -101,6 +103,14 @@ shell: initramfs
 # The configuration matrix cells that are built, not booted (matrix.sh).
 matrix: deps
 	@$(T)/matrix.sh
+
+# What CI runs (.ci/run), with every booted architecture: CI leaves out
+# the boots of those whose arch file says CI_BOOT=0 (it compiles their
+# gate rows).  Output also in $(BUILD)/check-all.log.
+check-all: SHELL := /bin/bash
+check-all:
+	@mkdir -p $(BUILD); CI_ALL=1 CI_BASELINE=$(if $(filter 1,$(BASELINE)),1,0) \
+		./.ci/run 2>&1 | tee $(BUILD)/check-all.log; exit $${PIPESTATUS[0]}
 
 # The harness's own tests: no kernel, a few seconds.
 harness-check:

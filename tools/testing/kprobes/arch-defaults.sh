@@ -31,6 +31,10 @@ PACKAGES=
 PORTED=
 # 1: make check ARCH=<name> boots it.
 BOOT=
+# 0: .ci/run does not boot it (make check-all does): CI compiles its gate
+# row only (which needs a GATE_DEFCONFIG), to keep CI's cold run in its
+# budget (README: CI).  Empty: as BOOT.
+CI_BOOT=
 # One line for make help.
 HELP=
 # Upstream's kprobes files of the architecture, deleted from the "ours"

@@ -4,7 +4,7 @@
 # test_ci.py - .ci/run's schedule, with a stub "make" first in PATH: every
 # configuration runs and is counted once, the filler's matrix, series and
 # lint reach their turns, a failure anywhere fails the run and is recapped,
-# CI_BASELINE=1 and CI_SERIAL=1 run what they say.  No kernel is built;
+# CI_BASELINE=1, CI_SERIAL=1 and CI_ALL=1 run what they say.  No kernel is built;
 # a run takes a few seconds.  Run by "make harness-check" (test_parse.py
 # loads these cases).
 
@@ -40,12 +40,15 @@ exit 0
 '''
 
 
-def booted_archs():
-	"""The arch files that say BOOT=1, x86_64 aside (as .ci/run reads them)."""
+def booted_archs(ci_all=False):
+	"""The arch files that say BOOT=1, x86_64 aside, as .ci/run reads them:
+	without those that say CI_BOOT=0 unless ci_all (make check-all)."""
 	out = subprocess.run(
 		['bash', '-c', 'for f in tools/testing/kprobes/arch/*.sh; do '
-		 'env -i bash -c \'. "$1"; [ "${BOOT:-}" = 1 ] && basename "$1" .sh\' x "$f"; '
-		 'done'], cwd=REPO, capture_output=True, text=True, check=True).stdout
+		 'env -i bash -c \'. "$1"; [ "${BOOT:-}" = 1 ] && '
+		 '{ [ "$2" = 1 ] || [ "${CI_BOOT:-1}" != 0 ]; } && basename "$1" .sh\' x "$f" "$0"; '
+		 'done', '1' if ci_all else '0'],
+		cwd=REPO, capture_output=True, text=True, check=True).stdout
 	return sorted(a for a in out.split() if a != 'x86_64')
 
 
@@ -71,10 +74,9 @@ class CiRunTest(unittest.TestCase):
 		return re.findall(r'^==== \.ci/run: (\S+) configuration: (\d+) passed, (\d+) failed',
 				  out, re.M)
 
-	def test_all_pass(self):
-		rc, out, made = self.run_ci()
+	def check_all_pass(self, archs, **env):
+		rc, out, made = self.run_ci(**env)
 		self.assertEqual(rc, 0)
-		archs = booted_archs()
 		names = [c[0] for c in self.configs(out)]
 		# The booted architectures come in .ci/run's order (the
 		# shorter BOOT_TIMEOUT first), each once.
@@ -88,6 +90,19 @@ class CiRunTest(unittest.TestCase):
 		self.assertEqual(sum(m.split()[0] == 'series' for m in made), 1)
 		total = sum(int(c[1]) for c in self.configs(out))
 		self.assertTrue(out.rstrip().endswith(f'{total} passed, 0 failed'))
+		return made
+
+	def test_all_pass(self):
+		archs = booted_archs()
+		made = self.check_all_pass(archs)
+		# CI boots no architecture that says CI_BOOT=0.
+		for a in set(booted_archs(ci_all=True)) - set(archs):
+			self.assertFalse([m for m in made if f'ARCH={a}' in m.split()], a)
+
+	def test_check_all(self):
+		archs = booted_archs(ci_all=True)
+		self.assertGreater(len(archs), len(booted_archs()))
+		self.check_all_pass(archs, CI_ALL='1')
 
 	def test_a_lint_fails(self):
 		arch = booted_archs()[-1]
@@ -97,9 +112,10 @@ class CiRunTest(unittest.TestCase):
 		self.assertTrue(out.rstrip().endswith(' 1 failed'))
 
 	def test_a_boot_fails(self):
-		rc, out, _ = self.run_ci(STUB_FAIL='^check ARCH=i386$')
+		arch = booted_archs()[0]
+		rc, out, _ = self.run_ci(STUB_FAIL=f'^check ARCH={arch}$')
 		self.assertEqual(rc, 1)
-		self.assertIn('==== .ci/run: i386 configuration: 2 passed, 1 failed', out)
+		self.assertIn(f'==== .ci/run: {arch} configuration: 2 passed, 1 failed', out)
 
 	def test_baseline(self):
 		rc, out, made = self.run_ci(CI_BASELINE='1')

@@ -11,6 +11,9 @@ KARCH=arm
 CROSS=arm-linux-gnueabihf-
 PORTED=1
 BOOT=1
+# Booted by make check-all, not by .ci/run: CI builds its gate row only
+# (README, CI: the cold run's budget).
+CI_BOOT=0
 HELP='cross-built 32-bit ARM kernel (ARM mode), qemu-system-arm virt'
 # QEMU's virt machine needs no firmware: QEMU loads zImage itself and
 # implements PSCI (power-off, CPU bring-up).

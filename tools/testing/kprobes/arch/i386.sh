@@ -8,6 +8,9 @@ KARCH=i386
 CROSS=
 PORTED=1
 BOOT=1
+# Booted by make check-all, not by .ci/run: CI builds its gate row only
+# (README, CI: the cold run's budget).
+CI_BOOT=0
 HELP='32-bit kernel and guest'
 # gcc-12-multilib, not gcc-multilib, which conflicts with every cross gcc.
 PACKAGES='
@@ -39,3 +42,9 @@ APPEND='trace_clock=x86-tsc'
 FTRACE_SKIP="
 kprobe/kretprobe_maxactive.tc|arch-independent, run on x86-64: maxactive's syntax (probes inet_csk_accept: no networking in this kernel)
 "
+# The gate row: what CI builds of it (CI_BOOT=0), the stock i386_defconfig
+# with kprobes turned on; a ported row fails on any error, warning or
+# option of GATE_OPTIONS it lost.
+GATE_DEFCONFIG=i386_defconfig
+# What upstream's kprobes offers there (make matrix BASELINE=1 checks it).
+GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'

@@ -9,6 +9,9 @@ KARCH=powerpc
 CROSS=powerpc-linux-gnu-
 PORTED=1
 BOOT=1
+# Booted by make check-all, not by .ci/run: CI builds its gate row only
+# (README, CI: the cold run's budget).
+CI_BOOT=0
 HELP='cross-built 32-bit powerpc kernel, qemu-system-ppc mac99'
 # QEMU's PowerMac machines and their firmware, OpenBIOS
 # (qemu-system-data).

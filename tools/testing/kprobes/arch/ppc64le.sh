@@ -9,6 +9,9 @@ KARCH=powerpc
 CROSS=powerpc64le-linux-gnu-
 PORTED=1
 BOOT=1
+# Booted by make check-all, not by .ci/run: CI builds its gate row only
+# (README, CI: the cold run's budget).
+CI_BOOT=0
 HELP='cross-built ppc64le kernel, qemu-system-ppc64 pseries'
 # QEMU's pseries machine and its minimal firmware, VOF (qemu-system-data).
 PACKAGES='
@@ -87,3 +90,9 @@ config: CONFIG_PPC_PSERIES=y
 why: QEMU's pseries NVRAM is left unformatted by VOF (no SLOF); the kernel's nvram scan says so
 "
 HANG_PC='NIP\s+'
+# The gate row: what CI builds of it (CI_BOOT=0), the stock ppc64le_defconfig
+# with kprobes turned on; a ported row fails on any error, warning or
+# option of GATE_OPTIONS it lost.
+GATE_DEFCONFIG=ppc64le_defconfig
+# What upstream's kprobes offers there (make matrix BASELINE=1 checks it).
+GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'

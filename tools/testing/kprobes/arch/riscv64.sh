@@ -8,6 +8,9 @@ KARCH=riscv
 CROSS=riscv64-linux-gnu-
 PORTED=1
 BOOT=1
+# Booted by make check-all, not by .ci/run: CI builds its gate row only
+# (README, CI: the cold run's budget).
+CI_BOOT=0
 HELP='cross-built riscv64 kernel, qemu-system-riscv64'
 # QEMU's virt machine and its firmware, OpenSBI 1.1 (qemu-system-data).
 PACKAGES='
@@ -84,3 +87,9 @@ HITCOUNT_GDB=gdb-multiarch
 # Debian 12's sparse (0.6.4) rejects the -march the riscv Makefile
 # passes (rv64..._zicsr_zifencei: "invalid argument to '-march'").
 LINT_NO_SPARSE='sparse 0.6.4 rejects -march=..._zicsr_zifencei'
+# The gate row: what CI builds of it (CI_BOOT=0), the stock defconfig
+# with kprobes turned on; a ported row fails on any error, warning or
+# option of GATE_OPTIONS it lost.
+GATE_DEFCONFIG=defconfig
+# What upstream's kprobes offers there (make matrix BASELINE=1 checks it).
+GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS'

@@ -10,6 +10,9 @@ KARCH=s390
 CROSS=s390x-linux-gnu-
 PORTED=1
 BOOT=1
+# Booted by make check-all, not by .ci/run: CI builds its gate row only
+# (README, CI: the cold run's budget).
+CI_BOOT=0
 HELP='cross-built s390x kernel, qemu-system-s390x s390-ccw-virtio'
 # The cross gcc is also the gate's.  QEMU loads bzImage itself (its
 # s390-ccw.img firmware is not entered for a -kernel boot).

@@ -192,6 +192,9 @@ if ! flock -n 8; then
 	note "$KP_FLAVOUR: waiting for another prepare of $KP_TREE"
 	flock 8
 fi
+# Which pristine base the tree is laid over (series.sh compares with it):
+# base-<version>, or base-<version>-<hash> for a BASE directory.
+echo "$PRISTINE" > "$KP_TREE/base.path"
 
 # The overlay.
 overlay_list=$KP_TREE/overlay.list0

@@ -862,7 +862,10 @@ series_check()
 
 [ -f "$KP_SRC/Makefile" ] || die "no work tree $KP_SRC; run make prepare"
 KVER=$(kernel_version "$KP_SRC")
+# The base prepare laid the tree over (base.path; a tree prepared before
+# it wrote one: the tarball's extraction).
 PRISTINE=$BUILD/base-$KVER
+[ -f "$KP_TREE/base.path" ] && PRISTINE=$(cat "$KP_TREE/base.path")
 [ -d "$PRISTINE" ] || die "no pristine base $PRISTINE; run make prepare"
 
 mkdir -p "$WORK"

@@ -25,24 +25,20 @@
  */
 #include "parisc-kprobes.h"
 
-#include <linux/align.h>
 #include <linux/ftrace.h>
 #include <linux/irqflags.h>
+#include <asm/asm-offsets.h>
 #include <asm-generic/kprobes-ftrace.h>
 
-/* entry.S's FRAME_SIZE, FRAME_ALIGN and FTRACE_FRAME_SIZE, 32-bit. */
-#define KPROBE_PARISC_FRAME		64
-#define KPROBE_PARISC_FTRACE_FRAME	KPROBE_PARISC_FRAME
+/* entry.S's FTRACE_FRAME_SIZE on 32-bit kernels: the stub's "stw,ma". */
+#define KPROBE_PARISC_FTRACE_FRAME	64
 
 /*
  * How far above the function's %sp the one saved by ftrace_regs_caller
- * is: the stub's frame, then pt_regs and a frame (asm-offsets'
- * PT_SZ_ALGN).
+ * is: the stub's frame, then pt_regs and a frame.
  */
-#define KPROBE_PARISC_FTRACE_SP_BIAS					\
-	(KPROBE_PARISC_FTRACE_FRAME +					\
-	 ALIGN(sizeof(struct pt_regs), KPROBE_PARISC_FRAME) +		\
-	 KPROBE_PARISC_FRAME)
+#define KPROBE_PARISC_FTRACE_SP_BIAS	\
+	(KPROBE_PARISC_FTRACE_FRAME + PT_SZ_ALGN)
 
 /**
  * arch_prepare_kprobe_ftrace() - prepare a site armed through ftrace

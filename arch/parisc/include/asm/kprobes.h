@@ -17,8 +17,8 @@
  * A copy that nullifies the next instruction skips the first second-break
  * and lands on another one, and the nullification is passed on to the
  * real successor.  Branches read the instruction address, so they are
- * evaluated in software instead (B,L, BV, the compare/add/move and
- * branch-on-bit families); the rest of the branches, interruption and
+ * evaluated in software instead (B,L, BV, BE, BLE, the compare/add/move
+ * and branch-on-bit families); the rest of the branches, interruption and
  * system-mask instructions are refused.  The code is in
  * arch/parisc/kernel/probes/.
  */
@@ -63,6 +63,8 @@ typedef u32 kprobe_opcode_t;
  * @KPROBE_PARISC_STEP: the copy in the slot
  * @KPROBE_PARISC_BL: B,L: pc-relative branch, optional link
  * @KPROBE_PARISC_BV: BV: branch to a register
+ * @KPROBE_PARISC_BE: BE, BLE: branch to a register plus a displacement,
+ *	the kernel's space; BLE links
  * @KPROBE_PARISC_CMPB: COMB/COMIB: compare and branch
  * @KPROBE_PARISC_ADDB: ADDB/ADDIB: add and branch
  * @KPROBE_PARISC_MOVB: MOVB/MOVIB: move and branch
@@ -74,6 +76,7 @@ enum kprobe_parisc_kind {
 	KPROBE_PARISC_STEP,
 	KPROBE_PARISC_BL,
 	KPROBE_PARISC_BV,
+	KPROBE_PARISC_BE,
 	KPROBE_PARISC_CMPB,
 	KPROBE_PARISC_ADDB,
 	KPROBE_PARISC_MOVB,

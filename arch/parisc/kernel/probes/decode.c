@@ -107,7 +107,10 @@ static long pa_disp12(u32 insn)
 	return (long)sign_extend32(v, 11) * 4;
 }
 
-/* B,L's 17-bit word displacement: w, bits 11..15, then as above; bytes. */
+/*
+ * The 17-bit word displacement of B,L, BE and BLE: w, bits 11..15, then
+ * as above; in bytes.
+ */
 static long pa_disp17(u32 insn)
 {
 	u32 w2 = (insn >> 2) & 0x7ff;
@@ -254,8 +257,8 @@ static bool pa_sys_steppable(u32 insn)
  * Return: 0, or -EINVAL for an instruction that cannot be probed: break,
  * rfi and the system-mask instructions, diagnose and special function
  * unit instructions, and the branches that are not evaluated here
- * (external, gateway, BLR, BVE, indexed BV, branch on the SAR bit, the
- * PA 2.0 doubleword compares).
+ * (gateway, BLR, BVE, indexed BV, branch on the SAR bit, the PA 2.0
+ * doubleword compares).
  */
 int kprobe_parisc_decode(u32 insn, struct arch_specific_insn *ai,
 			 const char **why)
@@ -306,8 +309,8 @@ int kprobe_parisc_decode(u32 insn, struct arch_specific_insn *ai,
 		return -EINVAL;
 	case PA_OP_BE:
 	case PA_OP_BLE:
-		*why = "an external branch";
-		return -EINVAL;
+		kind = KPROBE_PARISC_BE;
+		break;
 	case PA_OP_BRANCH:
 		if (pa_decode_branch_group(insn, &kind, why))
 			return -EINVAL;
@@ -365,6 +368,19 @@ bool kprobe_parisc_branch(const struct arch_specific_insn *ai,
 		return true;
 	case KPROBE_PARISC_BV:
 		*target = b & ~3UL;
+		*nullify = pa_nullify_bit(insn);
+		return true;
+	case KPROBE_PARISC_BE:
+		/*
+		 * The space register named must hold the kernel's space for
+		 * the original to work: the space queue stays as it is.
+		 * BLE links through %r31 and %sr0.
+		 */
+		if (pa_op(insn) == PA_OP_BLE) {
+			regs->gr[31] = slot_pc + 4;
+			regs->sr[0] = regs->iasq[1];
+		}
+		*target = (b + pa_disp17(insn)) & ~3UL;
 		*nullify = pa_nullify_bit(insn);
 		return true;
 	case KPROBE_PARISC_CMPB:

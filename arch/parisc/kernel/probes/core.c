@@ -32,6 +32,7 @@
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/preempt.h>
+#include <asm/cacheflush.h>
 #include <asm/patch.h>
 #include <asm/psw.h>
 #include <asm/traps.h>
@@ -165,10 +166,13 @@ static notrace bool kprobe_parisc_break(struct pt_regs *regs)
 
 	/*
 	 * Not a live probe.  One disarmed after this CPU fetched its break
-	 * has its instruction back: the rfi runs it.  A break still there
-	 * is nobody's.
+	 * has its instruction back: the rfi runs it, once the instruction
+	 * cache forgot the break.  A break still there is nobody's.
 	 */
-	return *(kprobe_opcode_t *)addr != BREAKPOINT_INSTRUCTION;
+	if (*(kprobe_opcode_t *)addr == BREAKPOINT_INSTRUCTION)
+		return false;
+	flush_icache_range(addr, addr + sizeof(kprobe_opcode_t));
+	return true;
 }
 
 NOKPROBE_SYMBOL(kprobe_parisc_break);
@@ -398,16 +402,28 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	return 0;
 }
 
+/*
+ * Write the word at @addr.  __patch_text() writes through an alias and
+ * flushes the instruction cache at @addr before the write: an interrupt
+ * in between may have fetched the old word again, so the line is flushed
+ * once more afterwards.  One aligned word: another CPU runs the old or
+ * the new one.
+ */
+static void kprobe_parisc_poke(kprobe_opcode_t *addr, u32 insn)
+{
+	__patch_text(addr, insn);
+	flush_icache_range((unsigned long)addr, (unsigned long)(addr + 1));
+}
+
 /**
  * arch_arm_kprobe() - put the breakpoint over the probed instruction
  * @p: a prepared site
  *
- * One aligned word: another CPU runs the old or the new one.
  * Context: text (kprobes_arch.h): locked, text_mutex held.
  */
 void arch_arm_kprobe(struct kprobe_hit_site *p)
 {
-	__patch_text(p->addr, BREAKPOINT_INSTRUCTION);
+	kprobe_parisc_poke(p->addr, BREAKPOINT_INSTRUCTION);
 }
 
 /**
@@ -421,7 +437,7 @@ void arch_arm_kprobe(struct kprobe_hit_site *p)
  */
 void arch_disarm_kprobe(struct kprobe_hit_site *p)
 {
-	__patch_text(p->addr, p->opcode);
+	kprobe_parisc_poke(p->addr, p->opcode);
 }
 
 /**

@@ -105,6 +105,19 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 	preempt_enable_no_resched();
 }
 
+/*
+ * The end of a break or fault handler: interrupts, and lockdep's record
+ * of them, as the return from the interruption leaves them.  A step
+ * returns into its slot with PSW I clear; the end of a step gives the
+ * probed context its own state back.  parisc's return path masks them
+ * again itself before the rfi, as for every interruption.
+ */
+static nokprobe_inline void kprobe_parisc_irq_exit(struct pt_regs *regs)
+{
+	if (regs->gr[0] & PSW_I)
+		local_irq_enable();
+}
+
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_parisc_hit(struct kprobe_hit_site *p,
 					      struct pt_regs *regs,
@@ -182,19 +195,19 @@ NOKPROBE_SYMBOL(kprobe_parisc_break);
  * @regs: registers at the break, in kernel mode
  *
  * Called by handle_break(), with interrupts as the trapping context had
- * them; they stay off while the handlers run.  A probe break that no
- * probe owns any more is an oops.
+ * them; they stay off while the handlers run, and after a step starts
+ * (see kprobe_parisc_irq_exit()).  A probe break that no probe owns any
+ * more is an oops.
  *
  * Return: 1.
  */
 int parisc_kprobe_break_handler(struct pt_regs *regs)
 {
-	unsigned long flags;
 	bool ours;
 
-	local_irq_save(flags);
+	local_irq_disable();
 	ours = kprobe_parisc_break(regs);
-	local_irq_restore(flags);
+	kprobe_parisc_irq_exit(regs);
 	if (!ours)
 		die_if_kernel("kprobes: a probe break with no probe", regs, 0);
 	return 1;
@@ -241,18 +254,18 @@ NOKPROBE_SYMBOL(kprobe_parisc_step_end);
  * parisc_kprobe_ss_handler() - the break that ends a step
  * @regs: registers at the break, in kernel mode
  *
- * Called by handle_break().  A second break outside a step is an oops.
+ * Called by handle_break(), with interrupts off: the copy ran with PSW
+ * I clear.  A second break outside a step is an oops.
  *
  * Return: 1.
  */
 int parisc_kprobe_ss_handler(struct pt_regs *regs)
 {
-	unsigned long flags;
 	bool ours;
 
-	local_irq_save(flags);
+	local_irq_disable();
 	ours = kprobe_parisc_step_end(regs);
-	local_irq_restore(flags);
+	kprobe_parisc_irq_exit(regs);
 	if (!ours)
 		die_if_kernel("kprobes: a step break outside a step", regs, 0);
 	return 1;
@@ -293,6 +306,8 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	next = this_cpu_read(kprobe_parisc_next[kcb->depth]);
 	kprobe_end_step(regs, kcb, (unsigned long)p->addr, next, false);
 	kprobe_step_abandon(kcb);
+	/* The rest of the fault path runs as the probed context would. */
+	kprobe_parisc_irq_exit(regs);
 	return 0;
 }
 

@@ -9,10 +9,9 @@
  * (kernel/kprobes/ftrace.c) instead of writing a breakpoint.
  * ftrace_regs_caller saves the general registers in a pt_regs and loads
  * them back once the callbacks are done, so that a kretprobe's entry
- * handler diverts the return through %rp; it always resumes in the
- * function, past the nop, whatever the pt_regs' instruction address
- * says: a pre handler cannot redirect the function (upstream parisc
- * could not either).
+ * handler diverts the return through %rp, and resumes at the pt_regs'
+ * instruction address when a callback moved it (the series' entry.S
+ * change: it used to go on in the function whatever the address said).
  *
  * The pt_regs it saves hold %sp as it is inside ftrace_regs_caller, past
  * the stub's frame and the pt_regs: the handler shows the handlers the

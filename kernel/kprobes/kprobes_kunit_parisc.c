@@ -5,7 +5,7 @@
  * opens with the last of ftrace's patchable nops (the others precede the
  * symbol, at the end of the function before it); entry probes leave that
  * word to ftrace.  Functions return with "bv %r0(%rp)", whose delay slot
- * follows it.
+ * follows it.  The gateway page is the user text among kernel addresses.
  */
 
 #include <linux/ftrace.h>
@@ -55,7 +55,11 @@ void kpkt_arch_set_arg0(struct pt_regs *regs, unsigned long v)
 	regs->gr[26] = v;
 }
 
+/*
+ * The gateway page: kernel text, but user space runs it (system calls,
+ * the light-weight atomics) at its own address, 0 up.
+ */
 unsigned long kpkt_arch_user_text(void)
 {
-	return 0;
+	return kallsyms_lookup_name("linux_gateway_page");
 }

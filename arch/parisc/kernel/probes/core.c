@@ -551,6 +551,23 @@ int arch_populate_kprobe_blacklist(void)
 }
 
 /**
+ * arch_within_kprobe_blacklist() - parisc addresses that are never probed
+ * @addr: a text address
+ *
+ * The gateway page (syscall.S) is kernel text that user space runs, at
+ * the page's user address: a break there would trap from the user's
+ * side of it, where no probe is found.
+ *
+ * Return: true for an address in the gateway page.
+ */
+bool arch_within_kprobe_blacklist(unsigned long addr)
+{
+	unsigned long gate = (unsigned long)linux_gateway_page;
+
+	return addr >= gate && addr < gate + PAGE_SIZE;
+}
+
+/**
  * arch_init_kprobes() - parisc part of kprobes initialisation
  *
  * Return: 0.

@@ -34,6 +34,12 @@
 #define KPROBE_PARISC_FTRACE_PAD	0
 #endif
 
+/*
+ * syscall.S: the page user space enters the kernel through, kernel text
+ * that runs at the user's addresses.
+ */
+extern const u32 linux_gateway_page[];
+
 /* decode.c */
 int kprobe_parisc_decode(u32 insn, struct arch_specific_insn *ai,
 			 const char **why);

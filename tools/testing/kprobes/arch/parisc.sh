@@ -10,7 +10,7 @@ ALIASES='hppa'
 KARCH=parisc
 CROSS=hppa-linux-gnu-
 PORTED=1
-BOOT=0
+BOOT=1
 HELP='cross-built 32-bit parisc kernel, qemu-system-hppa B160L'
 # QEMU's B160L and its firmware, SeaBIOS-hppa (qemu-system-data).
 PACKAGES='

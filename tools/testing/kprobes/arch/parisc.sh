@@ -48,6 +48,9 @@ SMP=1
 EXIT=panic
 MEM=512M
 CONSOLE=ttyS0
+# As arm: hostile_input.sh loads its module once per input, which under
+# TCG can take longer than the 120 s of the kselftest settings.
+APPEND='kp.test_timeout=600'
 BOOT_TIMEOUT=1500
 # As arm64: the arch-independent ftracetest cases are left to x86 (each
 # costs 10 - 30 s under TCG).

@@ -13,7 +13,8 @@ PORTED=1
 # Not booted yet: QEMU 7.2's B160L takes this test kernel, ours and
 # upstream's kprobes alike (BASELINE=1), only as far as kmem_cache_init(),
 # where ___slab_alloc() faults on a NULL freelist (data memory access
-# rights trap at 0x1c, 2026-12-05; UP, SMP, 256 and 512 MB the same).
+# rights trap at 0x1c, 2026-12-05; UP, SMP, 256 and 512 MB, PROD=1's
+# config without lockdep, all the same).
 # The boot keys below are what a boot needs once that is understood.
 BOOT=0
 HELP='cross-built 32-bit parisc kernel, qemu-system-hppa B160L'

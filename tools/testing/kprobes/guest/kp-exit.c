@@ -33,7 +33,8 @@
  * does not, and Linux's fixup comes after the PCI quirk that reads it),
  * so the PIIX4 power-off writes nowhere; the FPGA's reset register
  * (syscon-reboot), with QEMU's -no-reboot, ends QEMU with 0 as a
- * power-off does.
+ * power-off does.  parisc's power-off waits for the power button; its
+ * reboot (the firmware's PDC reset) ends QEMU with 0 the same way.
  *
  * Usage: kp-exit STATUS   (0..127)
  */
@@ -46,7 +47,7 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#if defined(__mips__)
+#if defined(__mips__) || defined(__hppa__)
 #define KP_EXIT_OFF	RB_AUTOBOOT
 #else
 #define KP_EXIT_OFF	RB_POWER_OFF

@@ -9,7 +9,7 @@
  * results of the calls, the handler runs and what the handlers saw.
  */
 /* First: it defines pr_fmt.  Also has the optimizer's KUnit hooks. */
-#include "internal.h"
+#include "../internal.h"
 
 #include <kunit/test.h>
 #include <linux/irqflags.h>
@@ -22,7 +22,7 @@
 #include <asm/ppc-opcode.h>
 #include <asm/reg.h>
 
-#include "kprobes_kunit_opt.h"
+#include "optimize.h"
 
 static long kpopt_ppc_good_ref(long x)
 {

@@ -16,7 +16,7 @@
  * setter and its proc handler.
  */
 /* First: it defines pr_fmt.  Also has the optimizer's KUnit hooks. */
-#include "internal.h"
+#include "../internal.h"
 
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -34,7 +34,7 @@
 #include <asm/text-patching.h>
 #include <asm/unwind.h>
 
-#include "kprobes_kunit_opt.h"
+#include "optimize.h"
 
 /* What each target must return. */
 static long kpopt_good_ref(long x)

@@ -450,7 +450,7 @@ static void arm_disarm_while_called(struct kunit *test)
 		   atomic_long_read(&s->calls));
 }
 
-static struct kunit_case hit_cases[] = {
+static struct kunit_case kprobes_hit_cases[] = {
 	KUNIT_CASE(every_instruction_probed),
 	KUNIT_CASE(several_probes_at_entry),
 	KUNIT_CASE(several_probes_mid_function),
@@ -464,11 +464,11 @@ static struct kunit_case hit_cases[] = {
 	{}
 };
 
-static struct kunit_suite hit_suite = {
+static struct kunit_suite kprobes_hit_suite = {
 	.name = "kprobes_hit",
 	.suite_init = kpkt_suite_init,
 	.init = kpkt_case_init,
-	.test_cases = hit_cases,
+	.test_cases = kprobes_hit_cases,
 };
 
-kunit_test_suite(hit_suite);
+kunit_test_suite(kprobes_hit_suite);

@@ -344,7 +344,7 @@ static void kill_many_sites(struct kunit *test)
 	kpkt_unregister(test, &pp[0]->kp);
 }
 
-static struct kunit_case internals_cases[] = {
+static struct kunit_case kprobes_internals_cases[] = {
 	KUNIT_CASE(symbol_part_names),
 	KUNIT_CASE(blacklisted_function_parts),
 	KUNIT_CASE(busy_sections_nest),
@@ -353,12 +353,12 @@ static struct kunit_case internals_cases[] = {
 	{}
 };
 
-static struct kunit_suite internals_suite = {
+static struct kunit_suite kprobes_internals_suite = {
 	.name = "kprobes_internals",
 	.suite_init = kpkt_suite_init,
 	.init = kpkt_case_init,
-	.test_cases = internals_cases,
+	.test_cases = kprobes_internals_cases,
 };
 
-kunit_test_suite(internals_suite);
+kunit_test_suite(kprobes_internals_suite);
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -87,6 +87,25 @@ struct kpopt_arch {
 };
 
 /*
+ * x86's targets (optimize_x86_targets.S; optimize_x86.c says what each is
+ * for).  kpopt_invoke(fn, x) calls fn(x) and returns to
+ * kpopt_invoke_ret_addr.
+ */
+long kpopt_invoke(kpopt_fn_t fn, long x);
+extern const unsigned long kpopt_invoke_ret_addr;
+long kpopt_good(long x);
+long kpopt_rip(long x);
+long kpopt_call(long x);
+long kpopt_jump_in(long x);
+long kpopt_indirect(long x);
+extern long kpopt_rip_data;
+
+/* powerpc's targets (optimize_powerpc_targets.S, optimize_powerpc.c). */
+long kpopt_ppc_good(long x);
+long kpopt_ppc_branch(long x);
+long kpopt_ppc_amr(long x);
+
+/*
  * The architecture's description, from optimize_<arch>.c; a weak default
  * in optimize.c returns NULL, and the suite skips.
  */

@@ -25,11 +25,6 @@
 
 #include "optimize.h"
 
-/* optimize_powerpc_targets.S */
-long kpopt_ppc_good(long x);
-long kpopt_ppc_branch(long x);
-long kpopt_ppc_amr(long x);
-
 static long kpopt_ppc_good_ref(long x)
 {
 	return ((x + 0x11) * 3) ^ 0x5a5a;

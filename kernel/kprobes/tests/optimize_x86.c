@@ -23,16 +23,6 @@
 
 #include "optimize.h"
 
-/* optimize_x86_targets.S */
-long kpopt_invoke(kpopt_fn_t fn, long x);
-extern const unsigned long kpopt_invoke_ret_addr;
-long kpopt_good(long x);
-long kpopt_rip(long x);
-long kpopt_call(long x);
-long kpopt_jump_in(long x);
-long kpopt_indirect(long x);
-extern long kpopt_rip_data;
-
 /* What each target must return. */
 static long kpopt_good_ref(long x)
 {

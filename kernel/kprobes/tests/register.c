@@ -753,7 +753,7 @@ static void function_entry_query(struct kunit *test)
 			0);
 }
 
-static struct kunit_case register_cases[] = {
+static struct kunit_case kprobes_register_cases[] = {
 	KUNIT_CASE(register_by_address),
 	KUNIT_CASE(register_by_symbol_and_offset),
 	KUNIT_CASE(register_by_symbol),
@@ -782,12 +782,12 @@ static struct kunit_case register_cases[] = {
 	{}
 };
 
-static struct kunit_suite register_suite = {
+static struct kunit_suite kprobes_register_suite = {
 	.name = "kprobes_register",
 	.suite_init = kpkt_suite_init,
 	.init = kpkt_case_init,
-	.test_cases = register_cases,
+	.test_cases = kprobes_register_cases,
 };
 
-kunit_test_suite(register_suite);
+kunit_test_suite(kprobes_register_suite);
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

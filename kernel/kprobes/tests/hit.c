@@ -43,7 +43,7 @@ static void kpkt_probe_each_insn(struct kunit *test, kpkt_fn_t fn, bool exact)
 	}
 }
 
-static void every_instruction_probed(struct kunit *test)
+static void every_instruction_runs_probed(struct kunit *test)
 {
 	kpkt_probe_each_insn(test, kpkt_arith, true);
 	kpkt_probe_each_insn(test, kpkt_rip, true);
@@ -286,7 +286,7 @@ static void kpkt_fault_in_handler_at(struct kunit *test, void *addr,
 	kpkt_unregister(test, &pp->kp);
 }
 
-static void fault_in_handler(struct kunit *test)
+static void handler_survives_fault(struct kunit *test)
 {
 	void *mid;
 
@@ -304,7 +304,7 @@ static void fault_in_handler(struct kunit *test)
  * The probed instruction itself faults and its exception-table fixup must
  * still apply, although it ran out of line.
  */
-static void fault_in_probed_instruction(struct kunit *test)
+static void probed_instruction_fault_fixed_up(struct kunit *test)
 {
 	static long good = 0x5eed;
 	struct kpkt_probe *pp;
@@ -338,7 +338,7 @@ static void fault_in_probed_instruction(struct kunit *test)
 }
 
 /* Probes without a post handler may be optimized; they must still work. */
-static void without_post_handler(struct kunit *test)
+static void optimizable_probe_hits(struct kunit *test)
 {
 	struct kpkt_probe *pp, *with_post;
 	struct kpkt_ref ref;
@@ -451,15 +451,15 @@ static void arm_disarm_while_called(struct kunit *test)
 }
 
 static struct kunit_case kprobes_hit_cases[] = {
-	KUNIT_CASE(every_instruction_probed),
+	KUNIT_CASE(every_instruction_runs_probed),
 	KUNIT_CASE(several_probes_at_entry),
 	KUNIT_CASE(several_probes_mid_function),
 	KUNIT_CASE(hit_inside_handler_is_missed),
 	KUNIT_CASE(pre_handler_redirects),
 	KUNIT_CASE(pre_handler_changes_argument),
-	KUNIT_CASE(fault_in_handler),
-	KUNIT_CASE(fault_in_probed_instruction),
-	KUNIT_CASE(without_post_handler),
+	KUNIT_CASE(handler_survives_fault),
+	KUNIT_CASE(probed_instruction_fault_fixed_up),
+	KUNIT_CASE(optimizable_probe_hits),
 	KUNIT_CASE_SLOW(arm_disarm_while_called),
 	{}
 };

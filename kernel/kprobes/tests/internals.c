@@ -20,7 +20,7 @@
 #include "kprobes_kunit.h"
 
 /* Which symbol names are parts of another function (blacklist.c). */
-static void symbol_part_names(struct kunit *test)
+static void part_names_recognised(struct kunit *test)
 {
 	static const struct {
 		const char *name;
@@ -102,7 +102,7 @@ static void kpkt_kvfree_action(void *addr)
  * The .cold, .isra.N, ... parts of NOKPROBE_SYMBOL() functions that this
  * kernel has are blacklisted too, and refused by name.
  */
-static void blacklisted_function_parts(struct kunit *test)
+static void blacklist_covers_function_parts(struct kunit *test)
 {
 	struct kpkt_parts *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 	unsigned long *entry, size, off;
@@ -211,7 +211,7 @@ static void busy_sections_nest(struct kunit *test)
  * breakpoints only on a new page; freed slots become reusable only after
  * a reclaim, not checked here.)
  */
-static void slot_sizes(struct kunit *test)
+static void slots_aligned_and_disjoint(struct kunit *test)
 {
 	static const size_t want[] = {
 		1, KPROBE_SLOT_BYTES, 1, KPROBE_SLOT_BYTES / 2 + 1, 16,
@@ -275,7 +275,7 @@ static bool kpkt_is_doomed(unsigned long addr, void *data)
 	return false;
 }
 
-static void kill_many_sites(struct kunit *test)
+static void dying_text_kills_all_sites(struct kunit *test)
 {
 	static const struct {
 		kpkt_fn_t fn;
@@ -345,11 +345,11 @@ static void kill_many_sites(struct kunit *test)
 }
 
 static struct kunit_case kprobes_internals_cases[] = {
-	KUNIT_CASE(symbol_part_names),
-	KUNIT_CASE(blacklisted_function_parts),
+	KUNIT_CASE(part_names_recognised),
+	KUNIT_CASE(blacklist_covers_function_parts),
 	KUNIT_CASE(busy_sections_nest),
-	KUNIT_CASE(slot_sizes),
-	KUNIT_CASE(kill_many_sites),
+	KUNIT_CASE(slots_aligned_and_disjoint),
+	KUNIT_CASE(dying_text_kills_all_sites),
 	{}
 };
 

@@ -172,7 +172,7 @@ static void kpkt_ret_check(struct kunit *test, struct kpkt_ret *kr,
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
 }
 
-static void return_value(struct kunit *test)
+static void return_value_seen(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", false);
 	char *where = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
@@ -661,7 +661,7 @@ static void instance_pool_exhausted_nested(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 2);
 }
 
-static void disable_enable(struct kunit *test)
+static void disable_then_enable(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ref ref;
@@ -877,7 +877,7 @@ static int kretprobe_case_init(struct kunit *test)
 }
 
 static struct kunit_case kretprobe_cases[] = {
-	KUNIT_CASE(return_value),
+	KUNIT_CASE(return_value_seen),
 	KUNIT_CASE(entry_handler_data),
 	KUNIT_CASE(entry_handler_refuses),
 	KUNIT_CASE(refuse_bad_fields),
@@ -892,7 +892,7 @@ static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(hit_inside_handler_is_missed),
 	KUNIT_CASE(instance_pool_exhausted),
 	KUNIT_CASE(instance_pool_exhausted_nested),
-	KUNIT_CASE(disable_enable),
+	KUNIT_CASE(disable_then_enable),
 	KUNIT_CASE(unregister_with_returns_in_flight),
 	KUNIT_CASE(unregister_with_sleeping_caller),
 	KUNIT_CASE(task_exits_with_instance_in_flight),

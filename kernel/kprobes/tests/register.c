@@ -736,7 +736,7 @@ static void register_disabled_then_enable(struct kunit *test)
 }
 
 /* kprobe_on_func_entry() tells function entries from other addresses. */
-static void function_entry_query(struct kunit *test)
+static void func_entry_query(struct kunit *test)
 {
 	struct kpkt_text t;
 
@@ -755,8 +755,8 @@ static void function_entry_query(struct kunit *test)
 
 static struct kunit_case kprobes_register_cases[] = {
 	KUNIT_CASE(register_by_address),
-	KUNIT_CASE(register_by_symbol_and_offset),
 	KUNIT_CASE(register_by_symbol),
+	KUNIT_CASE(register_by_symbol_and_offset),
 	KUNIT_CASE(refuse_address_and_symbol),
 	KUNIT_CASE(refuse_unknown_symbol),
 	KUNIT_CASE(refuse_address_without_symbol),
@@ -778,7 +778,7 @@ static struct kunit_case kprobes_register_cases[] = {
 	KUNIT_CASE(batch_failure_rolls_back),
 	KUNIT_CASE(batch_register_unregister),
 	KUNIT_CASE(register_disabled_then_enable),
-	KUNIT_CASE(function_entry_query),
+	KUNIT_CASE(func_entry_query),
 	{}
 };
 

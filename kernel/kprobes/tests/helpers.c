@@ -6,9 +6,6 @@
  * decodes them.
  */
 
-/* First: it defines pr_fmt. */
-#include "../internal.h"
-
 #include <kunit/visibility.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>

@@ -233,7 +233,7 @@ static void probe_then_ipmodify_ops(struct kunit *test)
 	kpft_with_ipmodify(test, false);
 }
 
-static struct kunit_case ftrace_cases[] = {
+static struct kunit_case kprobes_ftrace_cases[] = {
 	KUNIT_CASE(fentry_call_reaches_trampoline),
 	KUNIT_CASE(ftrace_ops_then_probe),
 	KUNIT_CASE(probe_then_ftrace_ops),
@@ -242,10 +242,10 @@ static struct kunit_case ftrace_cases[] = {
 	{}
 };
 
-static struct kunit_suite ftrace_suite = {
+static struct kunit_suite kprobes_ftrace_suite = {
 	.name = "kprobes_ftrace",
 	.init = kpft_init,
-	.test_cases = ftrace_cases,
+	.test_cases = kprobes_ftrace_cases,
 };
 
-kunit_test_suite(ftrace_suite);
+kunit_test_suite(kprobes_ftrace_suite);

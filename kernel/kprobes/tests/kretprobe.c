@@ -866,7 +866,7 @@ static void fields_changed_after_registration(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
 }
 
-static int kretprobe_case_init(struct kunit *test)
+static int kprobes_kretprobe_case_init(struct kunit *test)
 {
 	atomic_set(&kpkt_ret_orphans, 0);
 	WRITE_ONCE(kpkt_inflight_hook, NULL);
@@ -876,7 +876,7 @@ static int kretprobe_case_init(struct kunit *test)
 	return 0;
 }
 
-static struct kunit_case kretprobe_cases[] = {
+static struct kunit_case kprobes_kretprobe_cases[] = {
 	KUNIT_CASE(return_value_seen),
 	KUNIT_CASE(entry_handler_data),
 	KUNIT_CASE(entry_handler_refuses),
@@ -901,11 +901,11 @@ static struct kunit_case kretprobe_cases[] = {
 	{}
 };
 
-static struct kunit_suite kretprobe_suite = {
+static struct kunit_suite kprobes_kretprobe_suite = {
 	.name = "kprobes_kretprobe",
 	.suite_init = kpkt_suite_init,
-	.init = kretprobe_case_init,
-	.test_cases = kretprobe_cases,
+	.init = kprobes_kretprobe_case_init,
+	.test_cases = kprobes_kretprobe_cases,
 };
 
-kunit_test_suite(kretprobe_suite);
+kunit_test_suite(kprobes_kretprobe_suite);

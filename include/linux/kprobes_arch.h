@@ -137,10 +137,10 @@
  *    HAVE_KRETPROBE_INSTANCE_POOL, HAVE_KPROBES_ON_FTRACE and
  *    HAVE_OPTPROBES (all in arch/Kconfig; this tree changes the Kconfig
  *    files it does not carry with patches/).
- * 5. kernel/kprobes/kprobes_kunit_<arch>.c: what the KUnit suites must
- *    know of the architecture (the kpkt_arch_*() of kprobes_kunit.h),
- *    with its line in kernel/kprobes/Makefile and the architecture in
- *    KPROBES_KUNIT_TEST's dependencies (kernel/kprobes/Kconfig).
+ * 5. kernel/kprobes/tests/arch_<arch>.c: what the KUnit suites must know
+ *    of the architecture (kprobes_kunit.h there; with OPTPROBES also an
+ *    optimize_<arch>.c, optimize.h), its lines in tests/Makefile, and the
+ *    architecture in KPROBES_KUNIT_TEST's depends (kernel/kprobes/Kconfig).
  * 6. The test harness, <name> being its name of the architecture
  *    (riscv64, ppc64le): tools/testing/kprobes/arch/<name>.sh (keys in
  *    arch-defaults.sh there) says PORTED=1, lists in REMOVED upstream's

@@ -23,7 +23,7 @@
 #                          reported as failures (kp_notrun_tests below)
 #   /lib/modules/<rel>/    every module of the build (modules_install);
 #                          on the baseline also extra/kprobes_test_target.ko,
-#                          built here from kernel/kprobes/kprobes_test_target.c
+#                          built here from kernel/kprobes/tests/kprobes_test_target.c
 #   /kselftest/            the kprobes kselftests as the kselftest framework
 #                          installs them (make -C tools/testing/selftests
 #                          TARGETS=kprobes install, below): run_kselftest.sh,
@@ -204,7 +204,7 @@ if [ -z "$(find "$ROOT/lib/modules" -name kprobes_test_target.ko)" ]; then
 	tt=$KP_TREE/test-target
 	rm -rf "$tt"
 	mkdir -p "$tt"
-	cp "$KP_REPO/kernel/kprobes/kprobes_test_target.c" "$tt/"
+	cp "$KP_REPO/kernel/kprobes/tests/kprobes_test_target.c" "$tt/"
 	echo 'obj-m += kprobes_test_target.o' > "$tt/Makefile"
 	kmake -s M="$tt" modules ||
 		die "$KP_FLAVOUR: kprobes_test_target.ko does not build"

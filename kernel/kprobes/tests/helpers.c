@@ -6,9 +6,7 @@
  * decodes them.
  */
 
-/* First: it defines pr_fmt. */
-#include "internal.h"
-
+#include <kunit/visibility.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
@@ -66,6 +64,7 @@ __used noinline long kpkt_leaf(long x)
 	OPTIMIZER_HIDE_VAR(x);
 	return x * 11 - 2;
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_leaf);
 
 /* Contains a direct relative CALL: probing it needs the call emulated. */
 __used noinline long kpkt_caller(long x)
@@ -199,6 +198,7 @@ void kpkt_ref_init(struct kpkt_ref *ref, kpkt_fn_t fn)
 	for (i = 0; i < KPKT_NARGS; i++)
 		ref->want[i] = kpkt_call(fn, kpkt_args[i]);
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_ref_init);
 
 /* Call the target on every argument and compare; returns the call count. */
 int kpkt_run(struct kunit *test, const struct kpkt_ref *ref, const char *what)
@@ -211,6 +211,7 @@ int kpkt_run(struct kunit *test, const struct kpkt_ref *ref, const char *what)
 				    kpkt_args[i], what);
 	return KPKT_NARGS;
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_run);
 
 /* ------------------------------------------------------------------
  * Probes with counting handlers
@@ -219,6 +220,7 @@ int kpkt_run(struct kunit *test, const struct kpkt_ref *ref, const char *what)
 
 /* An unmapped kernel address (a vmalloc guard page) for the fault cases. */
 void *kpkt_bad_addr;
+EXPORT_SYMBOL_IF_KUNIT(kpkt_bad_addr);
 
 static void kpkt_handler_fault(struct kpkt_probe *pp)
 {
@@ -274,6 +276,7 @@ struct kpkt_probe *kpkt_probe_new(struct kunit *test, void *addr,
 	pp->kp.post_handler = kpkt_post;
 	return pp;
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_probe_new);
 
 /* Make a used probe registrable again, the way a user re-arms one. */
 void kpkt_probe_reset(struct kpkt_probe *pp)
@@ -285,21 +288,25 @@ void kpkt_probe_reset(struct kpkt_probe *pp)
 	atomic_set(&pp->post_hits, 0);
 	pp->kp.nmissed = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_probe_reset);
 
 int kpkt_pre_hits(struct kpkt_probe *pp)
 {
 	return atomic_read(&pp->pre_hits);
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_pre_hits);
 
 int kpkt_post_hits(struct kpkt_probe *pp)
 {
 	return atomic_read(&pp->post_hits);
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_post_hits);
 
 void kpkt_unregister_action(void *kp)
 {
 	unregister_kprobe(kp);
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_unregister_action);
 
 void kpkt_unregister_ret_action(void *rp)
 {
@@ -324,12 +331,14 @@ int kpkt_register(struct kunit *test, struct kprobe *kp)
 		return ret;
 	return kunit_add_action_or_reset(test, kpkt_unregister_action, kp);
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_register);
 
 /* Unregister now what kpkt_register() registered. */
 void kpkt_unregister(struct kunit *test, struct kprobe *kp)
 {
 	kunit_release_action(test, kpkt_unregister_action, kp);
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_unregister);
 
 /* Registration must fail with @err; undo it if it wrongly succeeded. */
 void kpkt_expect_reject(struct kunit *test, struct kprobe *kp, int err,
@@ -405,6 +414,7 @@ int kpkt_decode_now(kpkt_fn_t fn, bool to_ret, struct kpkt_text *t)
 	}
 	return t->nr ? 0 : -ENODATA;
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_decode_now);
 
 /*
  * The targets are decoded once, before any case put a probe on them: the
@@ -500,6 +510,7 @@ void kpkt_check_probe(struct kunit *test, struct kpkt_probe *pp,
 				kpkt_args[KPKT_NARGS - 1]);
 	KUNIT_EXPECT_EQ(test, pp->kp.nmissed, 0UL);
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_check_probe);
 
 /* Point kpkt_bad_addr at a vmalloc guard page, or skip. */
 void kpkt_setup_bad_addr(struct kunit *test)
@@ -514,6 +525,7 @@ void kpkt_setup_bad_addr(struct kunit *test)
 	if (copy_from_kernel_nofault(&v, kpkt_bad_addr, sizeof(v)) != -EFAULT)
 		kunit_skip(test, "no unmapped guard page after a vmalloc area");
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_setup_bad_addr);
 
 /* Every case starts without a bad address or an in-flight hook. */
 int kpkt_case_init(struct kunit *test)
@@ -522,6 +534,7 @@ int kpkt_case_init(struct kunit *test)
 	WRITE_ONCE(kpkt_inflight_hook, NULL);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(kpkt_case_init);
 
 MODULE_DESCRIPTION("Black-box KUnit tests of the kprobes API");
 MODULE_LICENSE("GPL");

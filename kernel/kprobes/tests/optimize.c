@@ -1,83 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * KUnit tests of jump optimization: suite "kprobes_opt".
+ * KUnit tests of jump optimization: suite "kprobes_optimize".
  *
- * The targets are small assembly functions of known shape
- * (kprobes_kunit_opt_targets.S), so that whether a probe may be optimized
- * does not depend on the compiler: one that can take a jump at its entry,
- * one whose region is a single rip-relative load, and three that must be
- * refused (a call inside the region, a jump into it, an indirect jump in
- * the function).  Every probe must keep working either way: each case
- * checks the results of the calls, the number of handler runs and what
- * the handlers saw in pt_regs.
+ * The cases are the same on every architecture with OPTPROBES; what
+ * differs, the targets and how to read the text and pt_regs, each
+ * architecture describes in optimize_<arch>.c (optimize.h).  The targets
+ * are small assembly functions of known shape, so that whether a probe may
+ * be optimized does not depend on the compiler.  Every probe must keep
+ * working whether it is optimized or refused: each case checks the
+ * results of the calls, the number of handler runs and what the handlers
+ * saw in pt_regs, and reads from the text whether the probe is a jump or
+ * the breakpoint.
  *
- * The optimizer is driven through its own helpers, exported to KUnit
- * only: kprobe_opt_wait() (wait_for_kprobe_optimizer()), the sysctl's
- * setter and its proc handler.
+ * White-box: the optimizer is driven through its own helpers, exported
+ * to KUnit only: kprobe_opt_wait() (wait_for_kprobe_optimizer()), the
+ * sysctl's setter and its proc handler, and one case reads a site's state.
  */
 /* First: it defines pr_fmt.  Also has the optimizer's KUnit hooks. */
-#include "internal.h"
+#include "../internal.h"
 
-#include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
-#include <linux/irqflags.h>
-#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
-#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
-#include <asm/ibt.h>
-#include <asm/text-patching.h>
-#include <asm/unwind.h>
 
-#include "kprobes_kunit_opt.h"
+#include "optimize.h"
 
-/* What each target must return. */
-static long kpopt_good_ref(long x)
+/* See optimize.h; optimize_<arch>.c overrides it. */
+const struct kpopt_arch * __weak kpopt_arch(void)
 {
-	return ((x + 0x11) * 3) ^ 0x5a5a;
+	return NULL;
 }
 
-static long kpopt_rip_ref(long x)
-{
-	return READ_ONCE(kpopt_rip_data) + x;
-}
-
-static long kpopt_call_ref(long x)
-{
-	return x + 8;
-}
-
-static long kpopt_jump_in_ref(long x)
-{
-	do
-		x += 2;
-	while (x < 100);
-	return x;
-}
-
-static long kpopt_indirect_ref(long x)
-{
-	return (x + 7) * 5;
-}
-
-/* Every call of a target goes through kpopt_invoke(). */
-static long kpopt_call_fn(kpopt_fn_t fn, long x)
-{
-	return kpopt_invoke(fn, x);
-}
-
-/* The probe address of a target's entry: after the ENDBR, if any. */
-static unsigned long kpopt_entry(kpopt_fn_t fn)
-{
-	unsigned long addr = (unsigned long)fn;
-
-	return is_endbr(*(u32 *)addr) ? addr + ENDBR_INSN_SIZE : addr;
-}
+/* The architecture's description, set by the suite's init. */
+static const struct kpopt_arch *kpa;
 
 /* ------------------------------------------------------------------
  * Probes
@@ -87,17 +47,20 @@ static unsigned long kpopt_entry(kpopt_fn_t fn)
 /**
  * struct kpopt_probe - a kprobe and what its handlers saw
  * @kp: the kprobe
+ * @pt: the point it is on
  * @hits: pre handler runs
  * @post_hits: post handler runs
- * @arg_sum: sum of the argument register (kpopt_arg()) over the runs
- * @bad: runs whose context or pt_regs were not those of an int3 hit
- * @found: runs whose stack trace reached kpopt_invoke()
+ * @arg_sum: sum of the argument register over the runs
+ * @bad: runs whose context or pt_regs were not those of a hit at the
+ *	probe, or whose nested call went wrong
+ * @found: runs whose stack trace reached the target's caller
  * @set_arg: when non-zero, the pre handler stores it in the argument
  *	register
  * @in_irq: the target is called from interrupts: do not check pt_regs
  */
 struct kpopt_probe {
 	struct kprobe kp;
+	const struct kpopt_point *pt;
 	atomic_t hits;
 	atomic_t post_hits;
 	atomic_long_t arg_sum;
@@ -107,40 +70,17 @@ struct kpopt_probe {
 	bool in_irq;
 };
 
-/*
- * The register of a target's argument: %rdi, or %eax on i386 (the kernel
- * is built with regparm(3) there).
- */
-static unsigned long *kpopt_arg(struct pt_regs *regs)
-{
-	return IS_ENABLED(CONFIG_X86_64) ? &regs->di : &regs->ax;
-}
-
-static bool kpopt_regs_ok(struct kprobe *p, struct pt_regs *regs)
-{
-	/* The targets push nothing: kpopt_invoke()'s return is on top. */
-	unsigned long ret = *(unsigned long *)regs->sp;
-
-	/*
-	 * The targets run with interrupts on.  The int3 exception, entered
-	 * like an NMI, turns them off; a detour leaves them on.
-	 */
-	return regs->ip == (unsigned long)p->addr + INT3_INSN_SIZE &&
-	       ret == kpopt_invoke_ret_addr &&
-	       (regs->flags & X86_EFLAGS_IF) &&
-	       irqs_disabled() == !!in_nmi() && !preemptible();
-}
-
 static int kpopt_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kpopt_probe *pp = container_of(p, struct kpopt_probe, kp);
+	unsigned long *arg = kpa->arg(regs);
 
 	atomic_inc(&pp->hits);
-	atomic_long_add(*kpopt_arg(regs), &pp->arg_sum);
-	if (!pp->in_irq && !kpopt_regs_ok(p, regs))
+	atomic_long_add(*arg, &pp->arg_sum);
+	if (!pp->in_irq && !kpa->regs_ok(p, regs))
 		atomic_inc(&pp->bad);
 	if (pp->set_arg)
-		*kpopt_arg(regs) = pp->set_arg;
+		*arg = pp->set_arg;
 	return 0;
 }
 
@@ -153,12 +93,14 @@ static void kpopt_post(struct kprobe *p, struct pt_regs *regs,
 }
 
 static struct kpopt_probe *kpopt_probe_new(struct kunit *test,
-					   unsigned long addr, bool post)
+					   const struct kpopt_point *pt,
+					   unsigned int off, bool post)
 {
 	struct kpopt_probe *pp = kunit_kzalloc(test, sizeof(*pp), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, pp);
-	pp->kp.addr = (kprobe_opcode_t *)addr;
+	pp->pt = pt;
+	pp->kp.addr = (kprobe_opcode_t *)(kpopt_addr(kpa, pt) + off);
 	pp->kp.pre_handler = kpopt_pre;
 	if (post)
 		pp->kp.post_handler = kpopt_post;
@@ -195,10 +137,11 @@ static void kpopt_unregister(struct kunit *test, struct kprobe *kp)
 #define KPOPT_CALLS	64
 
 /*
- * Call @fn KPOPT_CALLS times, checking each result against @ref, and
- * check that @pp (if any) saw each call exactly once with sane pt_regs.
+ * Call @pt's target KPOPT_CALLS times, checking each result, and check
+ * that @pp (if any, a probe at @pt) saw each call exactly once, with the
+ * argument register and pt_regs a hit there must show.
  */
-static void kpopt_run(struct kunit *test, kpopt_fn_t fn, kpopt_fn_t ref,
+static void kpopt_run(struct kunit *test, const struct kpopt_point *pt,
 		      struct kpopt_probe *pp, const char *what)
 {
 	long i, sum = 0, bad = 0;
@@ -206,19 +149,22 @@ static void kpopt_run(struct kunit *test, kpopt_fn_t fn, kpopt_fn_t ref,
 	if (pp)
 		kpopt_probe_clear(pp);
 	for (i = 0; i < KPOPT_CALLS; i++) {
-		if (kpopt_call_fn(fn, i) != ref(i))
+		if (kpa->call(pt->fn, i) != pt->ref(i))
 			bad++;
-		sum += i;
+		sum += pt->arg_at ? pt->arg_at(i) : i;
 	}
-	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s: wrong results", what);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s, %s: wrong results", pt->what,
+			    what);
 	if (!pp)
 		return;
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&pp->hits), KPOPT_CALLS,
-			    "%s: pre handler runs", what);
+			    "%s, %s: pre handler runs", pt->what, what);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_long_read(&pp->arg_sum), sum,
-			    "%s: argument register in the handler", what);
+			    "%s, %s: argument register in the handler",
+			    pt->what, what);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&pp->bad), 0,
-			    "%s: context or pt_regs in the handler", what);
+			    "%s, %s: context or pt_regs in the handler",
+			    pt->what, what);
 }
 
 static bool kpopt_optimized(struct kprobe *kp)
@@ -226,93 +172,152 @@ static bool kpopt_optimized(struct kprobe *kp)
 	return READ_ONCE(kp->flags) & KPROBE_FLAG_OPTIMIZED;
 }
 
+static bool kpopt_jumps(struct kprobe *kp)
+{
+	return kpa->jumps((unsigned long)kp->addr);
+}
+
+static bool kpopt_traps(struct kprobe *kp)
+{
+	return kpa->traps((unsigned long)kp->addr);
+}
+
+/* A good point at a function entry (kretprobes go only there). */
+static const struct kpopt_point *kpopt_entry_point(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < kpa->nr_good; i++)
+		if (!kpa->good[i].off)
+			return &kpa->good[i];
+	KUNIT_FAIL_AND_ABORT(test, "no good probe point at a function entry");
+	return NULL;
+}
+
 /* ------------------------------------------------------------------
  * Cases
  * ------------------------------------------------------------------
  */
 
-/* The good target gets a jump; handlers and results stay right. */
-static void kpopt_good_is_optimized(struct kunit *test)
+/*
+ * Each good point gets a jump; handlers, pt_regs and results stay right,
+ * a register changed in pt_regs reaches the target, and unregistering
+ * gives the text back.
+ */
+static void optimized_probe_runs_handlers(struct kunit *test)
 {
-	unsigned long addr = kpopt_entry(kpopt_good);
-	struct kpopt_probe *pp = kpopt_probe_new(test, addr, false);
-	u8 before[JMP32_INSN_SIZE];
-	long want;
+	const struct kpopt_point *pt;
+	struct kpopt_probe *pp;
+	u8 before[16];
+	unsigned int i;
+	void *addr;
 
-	memcpy(before, (void *)addr, sizeof(before));
-	kpopt_register(test, &pp->kp);
-	kpopt_run(test, kpopt_good, kpopt_good_ref, pp, "int3 (or detour)");
+	KUNIT_ASSERT_LE(test, kpa->patch_len, sizeof(before));
+	for (i = 0; i < kpa->nr_good; i++) {
+		pt = &kpa->good[i];
+		pp = kpopt_probe_new(test, pt, 0, false);
+		addr = pp->kp.addr;
+		memcpy(before, addr, kpa->patch_len);
+		kpopt_register(test, &pp->kp);
+		kpopt_run(test, pt, pp, "breakpoint (or detour)");
 
-	kprobe_opt_wait();
-	KUNIT_ASSERT_TRUE(test, kpopt_optimized(&pp->kp));
-	KUNIT_EXPECT_EQ(test, *(u8 *)addr, JMP32_INSN_OPCODE);
-	kpopt_run(test, kpopt_good, kpopt_good_ref, pp, "optimized");
+		kprobe_opt_wait();
+		KUNIT_ASSERT_TRUE_MSG(test, kpopt_optimized(&pp->kp), "%s",
+				      pt->what);
+		KUNIT_EXPECT_TRUE_MSG(test, kpopt_jumps(&pp->kp), "%s",
+				      pt->what);
+		kpopt_run(test, pt, pp, "optimized");
 
-	/* A change of a register in pt_regs reaches the function. */
-	pp->set_arg = 1000;
-	want = kpopt_good_ref(1000);
-	KUNIT_EXPECT_EQ(test, kpopt_call_fn(kpopt_good, 1), want);
-	KUNIT_EXPECT_EQ(test, kpopt_call_fn(kpopt_good, 2), want);
-	pp->set_arg = 0;
+		/* A change of a register in pt_regs reaches the target. */
+		pp->set_arg = 1000;
+		KUNIT_EXPECT_EQ_MSG(test, kpa->call(pt->fn, 1),
+				    pt->after(1000), "%s", pt->what);
+		KUNIT_EXPECT_EQ_MSG(test, kpa->call(pt->fn, 2),
+				    pt->after(1000), "%s", pt->what);
+		pp->set_arg = 0;
 
-	kpopt_unregister(test, &pp->kp);
-	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&pp->kp));
-	KUNIT_EXPECT_EQ(test, memcmp(before, (void *)addr, sizeof(before)), 0);
-	kpopt_run(test, kpopt_good, kpopt_good_ref, NULL, "unregistered");
-	kprobe_opt_wait();
+		kpopt_unregister(test, &pp->kp);
+		KUNIT_EXPECT_FALSE(test, kpopt_optimized(&pp->kp));
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(before, addr, kpa->patch_len),
+				    0, "%s: text after unregistering",
+				    pt->what);
+		kpopt_run(test, pt, NULL, "unregistered");
+		kprobe_opt_wait();
+	}
 }
 
-/* A rip-relative region is re-aimed in the detour. */
-static void kpopt_rip_relative(struct kunit *test)
+/* A region that loads PC-relative is re-aimed in the detour. */
+static void pc_relative_region_relocated(struct kunit *test)
 {
+	const struct kpopt_point *pt = NULL;
 	struct kpopt_probe *pp;
+	unsigned int i;
+	long old;
 
-	pp = kpopt_probe_new(test, kpopt_entry(kpopt_rip), false);
+	for (i = 0; i < kpa->nr_good && !pt; i++)
+		if (kpa->good[i].data)
+			pt = &kpa->good[i];
+	if (!pt)
+		kunit_skip(test, "no PC-relative target on this architecture");
+	pp = kpopt_probe_new(test, pt, 0, false);
 	kpopt_register(test, &pp->kp);
 	kprobe_opt_wait();
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&pp->kp));
-	kpopt_run(test, kpopt_rip, kpopt_rip_ref, pp, "rip-relative");
-	WRITE_ONCE(kpopt_rip_data, 2000);
-	kpopt_run(test, kpopt_rip, kpopt_rip_ref, pp, "rip-relative, new data");
-	WRITE_ONCE(kpopt_rip_data, 1000);
+	kpopt_run(test, pt, pp, "PC-relative");
+	old = READ_ONCE(*pt->data);
+	WRITE_ONCE(*pt->data, old + 1000);
+	kpopt_run(test, pt, pp, "PC-relative, new data");
+	WRITE_ONCE(*pt->data, old);
 }
 
 /* Regions that cannot take a jump: refused, but the probes work. */
-static void kpopt_refused(struct kunit *test)
+static void unsafe_region_keeps_breakpoint(struct kunit *test)
 {
-	static const struct {
-		kpopt_fn_t fn;
-		kpopt_fn_t ref;
-		const char *why;
-	} bad[] = {
-		{ kpopt_call, kpopt_call_ref, "call in the region" },
-		{ kpopt_jump_in, kpopt_jump_in_ref, "jump into the region" },
-		{ kpopt_indirect, kpopt_indirect_ref, "indirect jump" },
-	};
-	struct kpopt_probe *pp[ARRAY_SIZE(bad)];
+	const struct kpopt_point *pt;
+	struct kpopt_probe **pp;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		pp[i] = kpopt_probe_new(test, kpopt_entry(bad[i].fn), false);
+	if (!kpa->nr_refused)
+		kunit_skip(test, "no region to refuse on this architecture");
+	pp = kunit_kcalloc(test, kpa->nr_refused, sizeof(*pp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pp);
+	for (i = 0; i < kpa->nr_refused; i++) {
+		pp[i] = kpopt_probe_new(test, &kpa->refused[i], 0, false);
 		kpopt_register(test, &pp[i]->kp);
 	}
 	kprobe_opt_wait();
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+	for (i = 0; i < kpa->nr_refused; i++) {
+		pt = &kpa->refused[i];
 		KUNIT_EXPECT_FALSE_MSG(test, kpopt_optimized(&pp[i]->kp), "%s",
-				       bad[i].why);
-		KUNIT_EXPECT_EQ_MSG(test, *(u8 *)pp[i]->kp.addr,
-				    INT3_INSN_OPCODE, "%s", bad[i].why);
-		kpopt_run(test, bad[i].fn, bad[i].ref, pp[i], bad[i].why);
+				       pt->what);
+		KUNIT_EXPECT_TRUE_MSG(test, kpopt_traps(&pp[i]->kp), "%s",
+				      pt->what);
+		kpopt_run(test, pt, pp[i], pt->what);
 	}
 }
 
-/* A member with a post handler needs the int3 back, at once. */
-static void kpopt_post_member(struct kunit *test)
+/*
+ * A post handler needs the instruction stepped: a probe with one is not
+ * optimized, and a member with one joining an optimized site takes the
+ * jump out at once, until it leaves.
+ */
+static void post_handler_keeps_breakpoint(struct kunit *test)
 {
-	unsigned long addr = kpopt_entry(kpopt_good);
-	struct kpopt_probe *pp = kpopt_probe_new(test, addr, false);
-	struct kpopt_probe *post = kpopt_probe_new(test, addr, true);
+	const struct kpopt_point *last = &kpa->good[kpa->nr_good - 1];
+	const struct kpopt_point *pt = &kpa->good[0];
+	struct kpopt_probe *alone, *pp, *post;
 
+	alone = kpopt_probe_new(test, last, 0, true);
+	kpopt_register(test, &alone->kp);
+	kprobe_opt_wait();
+	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&alone->kp));
+	KUNIT_EXPECT_TRUE(test, kpopt_traps(&alone->kp));
+	kpopt_run(test, last, alone, "post handler");
+	KUNIT_EXPECT_EQ(test, atomic_read(&alone->post_hits), KPOPT_CALLS);
+	kpopt_unregister(test, &alone->kp);
+
+	pp = kpopt_probe_new(test, pt, 0, false);
+	post = kpopt_probe_new(test, pt, 0, true);
 	kpopt_register(test, &pp->kp);
 	kprobe_opt_wait();
 	KUNIT_ASSERT_TRUE(test, kpopt_optimized(&pp->kp));
@@ -320,9 +325,9 @@ static void kpopt_post_member(struct kunit *test)
 	kpopt_register(test, &post->kp);
 	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&pp->kp));
 	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&post->kp));
-	KUNIT_EXPECT_EQ(test, *(u8 *)addr, INT3_INSN_OPCODE);
+	KUNIT_EXPECT_TRUE(test, kpopt_traps(&pp->kp));
 	kpopt_probe_clear(post);
-	kpopt_run(test, kpopt_good, kpopt_good_ref, pp, "with a post member");
+	kpopt_run(test, pt, pp, "with a post member");
 	KUNIT_EXPECT_EQ(test, atomic_read(&post->hits), KPOPT_CALLS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&post->post_hits), KPOPT_CALLS);
 	kprobe_opt_wait();
@@ -331,27 +336,27 @@ static void kpopt_post_member(struct kunit *test)
 	kpopt_unregister(test, &post->kp);
 	kprobe_opt_wait();
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&pp->kp));
-	kpopt_run(test, kpopt_good, kpopt_good_ref, pp, "post member gone");
+	kpopt_run(test, pt, pp, "post member gone");
 }
 
 /* Disabling takes the jump out at once; enabling brings it back. */
-static void kpopt_disable_enable(struct kunit *test)
+static void disable_removes_jump(struct kunit *test)
 {
-	unsigned long addr = kpopt_entry(kpopt_good);
-	struct kpopt_probe *pp = kpopt_probe_new(test, addr, false);
+	const struct kpopt_point *pt = &kpa->good[0];
+	struct kpopt_probe *pp = kpopt_probe_new(test, pt, 0, false);
 
 	kpopt_register(test, &pp->kp);
 	kprobe_opt_wait();
 	KUNIT_ASSERT_TRUE(test, kpopt_optimized(&pp->kp));
 	KUNIT_ASSERT_EQ(test, disable_kprobe(&pp->kp), 0);
 	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&pp->kp));
-	KUNIT_EXPECT_NE(test, *(u8 *)addr, JMP32_INSN_OPCODE);
-	kpopt_run(test, kpopt_good, kpopt_good_ref, NULL, "disabled");
+	KUNIT_EXPECT_FALSE(test, kpopt_jumps(&pp->kp));
+	kpopt_run(test, pt, NULL, "disabled");
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp->hits), 0);
 	KUNIT_ASSERT_EQ(test, enable_kprobe(&pp->kp), 0);
 	kprobe_opt_wait();
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&pp->kp));
-	kpopt_run(test, kpopt_good, kpopt_good_ref, pp, "enabled again");
+	kpopt_run(test, pt, pp, "enabled again");
 }
 
 /*
@@ -359,12 +364,12 @@ static void kpopt_disable_enable(struct kunit *test)
  * is optimized again when the probe inside goes (whether that one could
  * be optimized itself, @inner_post false, or not).
  */
-static void kpopt_probe_in_region_one(struct kunit *test, bool inner_post)
+static void kpopt_probe_in_region(struct kunit *test, bool inner_post)
 {
-	unsigned long addr = kpopt_entry(kpopt_good);
-	struct kpopt_probe *outer = kpopt_probe_new(test, addr, false);
-	/* The second instruction, "addq" ("addl" on i386), 3 bytes in. */
-	struct kpopt_probe *inner = kpopt_probe_new(test, addr + 3, inner_post);
+	const struct kpopt_point *pt = &kpa->good[0];
+	struct kpopt_probe *outer = kpopt_probe_new(test, pt, 0, false);
+	struct kpopt_probe *inner = kpopt_probe_new(test, pt, kpa->inner_off,
+						    inner_post);
 
 	kpopt_register(test, &outer->kp);
 	kprobe_opt_wait();
@@ -375,7 +380,7 @@ static void kpopt_probe_in_region_one(struct kunit *test, bool inner_post)
 	kprobe_opt_wait();
 	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&outer->kp));
 	kpopt_probe_clear(inner);
-	kpopt_run(test, kpopt_good, kpopt_good_ref, outer, "outer");
+	kpopt_run(test, pt, outer, "outer");
 	KUNIT_EXPECT_EQ(test, atomic_read(&inner->hits), KPOPT_CALLS);
 
 	if (inner_post)
@@ -385,14 +390,16 @@ static void kpopt_probe_in_region_one(struct kunit *test, bool inner_post)
 	kpopt_unregister(test, &inner->kp);
 	kprobe_opt_wait();
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&outer->kp));
-	kpopt_run(test, kpopt_good, kpopt_good_ref, outer, "inner gone");
+	kpopt_run(test, pt, outer, "inner gone");
 	kpopt_unregister(test, &outer->kp);
 }
 
-static void kpopt_probe_in_region(struct kunit *test)
+static void probe_inside_region_unoptimizes(struct kunit *test)
 {
-	kpopt_probe_in_region_one(test, false);
-	kpopt_probe_in_region_one(test, true);
+	if (!kpa->inner_off)
+		kunit_skip(test, "a region is one instruction here");
+	kpopt_probe_in_region(test, false);
+	kpopt_probe_in_region(test, true);
 }
 
 /* A handler that calls its own target: the inner hit is missed. */
@@ -401,69 +408,52 @@ static int kpopt_pre_recurse(struct kprobe *p, struct pt_regs *regs)
 	struct kpopt_probe *pp = container_of(p, struct kpopt_probe, kp);
 
 	atomic_inc(&pp->hits);
-	if (kpopt_call_fn(kpopt_good, 5) != kpopt_good_ref(5))
+	if (kpa->call(pp->pt->fn, 5) != pp->pt->ref(5))
 		atomic_inc(&pp->bad);
 	return 0;
 }
 
-static void kpopt_recursion_missed(struct kunit *test)
+static void hit_inside_handler_is_missed(struct kunit *test)
 {
-	unsigned long addr = kpopt_entry(kpopt_good);
-	struct kpopt_probe *pp = kpopt_probe_new(test, addr, false);
+	const struct kpopt_point *pt = kpopt_entry_point(test);
+	struct kpopt_probe *pp = kpopt_probe_new(test, pt, 0, false);
 
 	pp->kp.pre_handler = kpopt_pre_recurse;
 	kpopt_register(test, &pp->kp);
 	kprobe_opt_wait();
 	KUNIT_ASSERT_TRUE(test, kpopt_optimized(&pp->kp));
-	KUNIT_EXPECT_EQ(test, kpopt_call_fn(kpopt_good, 9), kpopt_good_ref(9));
-	KUNIT_EXPECT_EQ(test, kpopt_call_fn(kpopt_good, 8), kpopt_good_ref(8));
+	KUNIT_ASSERT_TRUE(test, kpopt_jumps(&pp->kp));
+	KUNIT_EXPECT_EQ(test, kpa->call(pt->fn, 9), pt->ref(9));
+	KUNIT_EXPECT_EQ(test, kpa->call(pt->fn, 8), pt->ref(8));
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp->hits), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp->bad), 0);
 	KUNIT_EXPECT_EQ(test, pp->kp.nmissed, 2UL);
 }
 
-/*
- * A stack trace taken in the handler goes through the detour, which has
- * no ORC data but a frame for the frame-pointer fallback, into the probed
- * function and on to its caller.  With the frame-pointer unwinder (i386,
- * which has no ORC), frameless functions are not seen: the detour's frame
- * names the probed function (probe address + 1, as after an int3), and the
- * next frame is that of a caller of kpopt_invoke().
- */
-static unsigned long kpopt_unwind_want(struct kprobe *p)
-{
-	if (IS_ENABLED(CONFIG_UNWINDER_ORC))
-		return kpopt_invoke_ret_addr;
-	return (unsigned long)p->addr + INT3_INSN_SIZE;
-}
-
+/* A stack trace taken in the handler goes through the detour. */
 static int kpopt_pre_unwind(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kpopt_probe *pp = container_of(p, struct kpopt_probe, kp);
-	unsigned long want = kpopt_unwind_want(p);
-	struct unwind_state state;
 
 	atomic_inc(&pp->hits);
-	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		if (unwind_get_return_address(&state) == want) {
-			atomic_inc(&pp->found);
-			break;
-		}
-	}
+	if (kpa->unwinds(p))
+		atomic_inc(&pp->found);
 	return 0;
 }
 
-static void kpopt_unwind(struct kunit *test)
+static void unwind_through_detour(struct kunit *test)
 {
-	unsigned long addr = kpopt_entry(kpopt_good);
-	struct kpopt_probe *pp = kpopt_probe_new(test, addr, false);
+	const struct kpopt_point *pt = &kpa->good[0];
+	struct kpopt_probe *pp;
 
+	if (!kpa->unwinds)
+		kunit_skip(test, "not checked on this architecture");
+	pp = kpopt_probe_new(test, pt, 0, false);
 	pp->kp.pre_handler = kpopt_pre_unwind;
 	kpopt_register(test, &pp->kp);
 	kprobe_opt_wait();
 	KUNIT_ASSERT_TRUE(test, kpopt_optimized(&pp->kp));
-	KUNIT_EXPECT_EQ(test, kpopt_call_fn(kpopt_good, 3), kpopt_good_ref(3));
+	KUNIT_EXPECT_EQ(test, kpa->call(pt->fn, 3), pt->ref(3));
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp->hits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp->found), 1);
 }
@@ -471,12 +461,14 @@ static void kpopt_unwind(struct kunit *test)
 static void kpopt_sysctl_restore(void *unused)
 {
 	kprobe_opt_set_enabled(true);
+	kprobe_opt_wait();
 }
 
 /**
  * struct kpopt_ticker - calls of a target from a timer interrupt
  * @timer: fires every KPOPT_TICK_NS
- * @addr: the probe address in the target
+ * @pt: the target and its probe point
+ * @addr: the probe address
  * @calls: calls made
  * @wrong: calls that returned a wrong result
  * @waiting: calls made while the detour was published but the jump not in
@@ -484,6 +476,7 @@ static void kpopt_sysctl_restore(void *unused)
  */
 struct kpopt_ticker {
 	struct hrtimer timer;
+	const struct kpopt_point *pt;
 	unsigned long addr;
 	atomic_t calls;
 	atomic_t wrong;
@@ -507,8 +500,7 @@ static bool kpopt_site_waiting(unsigned long addr)
 	kp = kprobe_hit_find(addr);
 	o = kp ? READ_ONCE(kprobe_to_site(kp)->opt) : NULL;
 
-	return o && READ_ONCE(kp->resume) &&
-	       *(u8 *)addr == INT3_INSN_OPCODE;
+	return o && READ_ONCE(kp->resume) && kpa->traps(addr);
 }
 
 static enum hrtimer_restart kpopt_tick(struct hrtimer *timer)
@@ -518,7 +510,7 @@ static enum hrtimer_restart kpopt_tick(struct hrtimer *timer)
 	long i = atomic_inc_return(&k->calls);
 	bool waiting = kpopt_site_waiting(k->addr);
 
-	if (kpopt_call_fn(kpopt_good, i) != kpopt_good_ref(i))
+	if (kpa->call(k->pt->fn, i) != k->pt->ref(i))
 		atomic_inc(&k->wrong);
 	if (waiting)
 		atomic_inc(&k->waiting);
@@ -531,18 +523,19 @@ static enum hrtimer_restart kpopt_tick(struct hrtimer *timer)
 /*
  * A timer interrupt calls the target while its probe is registered,
  * optimized, unoptimized and unregistered, over and over: hits from
- * interrupts on the int3 and on the jump, and the hits in between, while
- * the optimizer waits for a grace period with the detour published (they
- * take the int3, which must send them through the detour's copy of the
- * region, not into the region in place).  The results must stay right.
- * How many calls fell into that window depends on how long grace periods
- * take; it is only reported.
+ * interrupts on the breakpoint and on the jump, and the hits in between,
+ * while the optimizer waits for a grace period with the detour published
+ * (they take the breakpoint, which must send them through the detour's
+ * copy of the region, not into the region in place).  The results must
+ * stay right.  How many calls fell into that window depends on how long
+ * grace periods take; it is only reported.
  */
-static void kpopt_hits_from_irq(struct kunit *test)
+static void hits_from_interrupts(struct kunit *test)
 {
 	struct kpopt_ticker *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
-	unsigned long addr = kpopt_entry(kpopt_good);
-	struct kpopt_probe *pp = kpopt_probe_new(test, addr, false);
+	const struct kpopt_point *pt = &kpa->good[0];
+	struct kpopt_probe *pp = kpopt_probe_new(test, pt, 0, false);
+	unsigned long addr = (unsigned long)pp->kp.addr;
 	unsigned int round;
 
 	KUNIT_ASSERT_NOT_NULL(test, k);
@@ -550,6 +543,7 @@ static void kpopt_hits_from_irq(struct kunit *test)
 			kunit_add_action_or_reset(test, kpopt_sysctl_restore,
 						  NULL), 0);
 	pp->in_irq = true;
+	k->pt = pt;
 	k->addr = addr;
 	hrtimer_init(&k->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	k->timer.function = kpopt_tick;
@@ -594,9 +588,13 @@ static int kpopt_sysctl_write(const char *val)
 	return kprobe_opt_sysctl_handler(&t, 1, buf, &len, &pos);
 }
 
-/* debug.kprobes-optimization: 0 unoptimizes now, 1 optimizes again. */
-static void kpopt_sysctl(struct kunit *test)
+/*
+ * debug.kprobes-optimization: 0 unoptimizes now, and new probes stay
+ * breakpoints; 1 optimizes them all again; anything else is refused.
+ */
+static void sysctl_switches_optimization(struct kunit *test)
 {
+	const struct kpopt_point *pa = &kpa->good[0], *pb = &kpa->good[1];
 	struct kpopt_probe *a, *b;
 
 	if (!IS_ENABLED(CONFIG_PROC_SYSCTL))
@@ -605,23 +603,25 @@ static void kpopt_sysctl(struct kunit *test)
 	KUNIT_ASSERT_EQ(test,
 			kunit_add_action_or_reset(test, kpopt_sysctl_restore,
 						  NULL), 0);
-	a = kpopt_probe_new(test, kpopt_entry(kpopt_good), false);
+	a = kpopt_probe_new(test, pa, 0, false);
 	kpopt_register(test, &a->kp);
 	kprobe_opt_wait();
 	KUNIT_ASSERT_TRUE(test, kpopt_optimized(&a->kp));
+	KUNIT_ASSERT_TRUE(test, kpopt_jumps(&a->kp));
 
 	KUNIT_EXPECT_EQ(test, kpopt_sysctl_write("0\n"), 0);
 	KUNIT_EXPECT_FALSE(test, kprobe_opt_enabled());
 	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&a->kp));
-	KUNIT_EXPECT_EQ(test, *(u8 *)a->kp.addr, INT3_INSN_OPCODE);
-	kpopt_run(test, kpopt_good, kpopt_good_ref, a, "sysctl 0");
+	KUNIT_EXPECT_TRUE(test, kpopt_traps(&a->kp));
+	kpopt_run(test, pa, a, "sysctl 0");
 
-	/* New probes stay int3 probes. */
-	b = kpopt_probe_new(test, kpopt_entry(kpopt_rip), false);
+	/* New probes stay breakpoints. */
+	b = kpopt_probe_new(test, pb, 0, false);
 	kpopt_register(test, &b->kp);
 	kprobe_opt_wait();
 	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&b->kp));
-	kpopt_run(test, kpopt_rip, kpopt_rip_ref, b, "registered at 0");
+	KUNIT_EXPECT_TRUE(test, kpopt_traps(&b->kp));
+	kpopt_run(test, pb, b, "registered at 0");
 
 	/* Anything but 0 and 1 is refused and changes nothing. */
 	KUNIT_EXPECT_EQ(test, kpopt_sysctl_write("2\n"), -EINVAL);
@@ -634,8 +634,10 @@ static void kpopt_sysctl(struct kunit *test)
 	kprobe_opt_wait();
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&a->kp));
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&b->kp));
-	kpopt_run(test, kpopt_good, kpopt_good_ref, a, "sysctl 1");
-	kpopt_run(test, kpopt_rip, kpopt_rip_ref, b, "sysctl 1");
+	KUNIT_EXPECT_TRUE(test, kpopt_jumps(&a->kp));
+	KUNIT_EXPECT_TRUE(test, kpopt_jumps(&b->kp));
+	kpopt_run(test, pa, a, "sysctl 1");
+	kpopt_run(test, pb, b, "sysctl 1");
 	KUNIT_EXPECT_EQ(test, kpopt_sysctl_write("7\n"), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, kprobe_opt_enabled());
 }
@@ -643,6 +645,7 @@ static void kpopt_sysctl(struct kunit *test)
 /* A kretprobe's entry probe (no post handler) is optimized too. */
 struct kpopt_ret {
 	struct kretprobe rp;
+	const struct kpopt_point *pt;
 	atomic_t entries;
 	atomic_t returns;
 	atomic_t bad;
@@ -655,7 +658,7 @@ static int kpopt_ret_entry(struct kretprobe_instance *ri,
 					   rp);
 
 	atomic_inc(&r->entries);
-	*(long *)ri->data = *kpopt_arg(regs);
+	*(long *)ri->data = *kpa->arg(regs);
 	return 0;
 }
 
@@ -666,17 +669,18 @@ static int kpopt_ret_handler(struct kretprobe_instance *ri,
 					   rp);
 
 	atomic_inc(&r->returns);
-	if (regs_return_value(regs) != kpopt_good_ref(*(long *)ri->data))
+	if (regs_return_value(regs) != r->pt->ref(*(long *)ri->data))
 		atomic_inc(&r->bad);
 	return 0;
 }
 
-static void kpopt_kretprobe(struct kunit *test)
+static void kretprobe_entry_optimized(struct kunit *test)
 {
 	struct kpopt_ret *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	r->rp.kp.addr = (kprobe_opcode_t *)kpopt_good;
+	r->pt = kpopt_entry_point(test);
+	r->rp.kp.addr = (kprobe_opcode_t *)r->pt->fn;
 	r->rp.entry_handler = kpopt_ret_entry;
 	r->rp.handler = kpopt_ret_handler;
 	r->rp.data_size = sizeof(long);
@@ -687,30 +691,46 @@ static void kpopt_kretprobe(struct kunit *test)
 						  &r->rp), 0);
 	kprobe_opt_wait();
 	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&r->rp.kp));
-	kpopt_run(test, kpopt_good, kpopt_good_ref, NULL, "kretprobe");
+	KUNIT_EXPECT_TRUE(test, kpopt_jumps(&r->rp.kp));
+	kpopt_run(test, r->pt, NULL, "kretprobe");
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->entries), KPOPT_CALLS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->returns), KPOPT_CALLS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->bad), 0);
 }
 
-/* Hits on another CPU while probes come and go and the sysctl flips. */
+/* Optimized handlers run with user access closed (powerpc: KUAP). */
+static void handlers_run_with_user_access_closed(struct kunit *test)
+{
+	if (!kpa->user_access)
+		kunit_skip(test, "no user access window on this architecture");
+	kpa->user_access(test);
+}
+
+/*
+ * Hits on another CPU while probes come and go and the sysctl flips.
+ * @a_calls counts the calls of good[0]'s target, before they are made:
+ * good[1] may be in the same target (powerpc), whose calls then count too.
+ */
 struct kpopt_stress {
 	atomic_long_t calls;
+	atomic_long_t a_calls;
 	atomic_t wrong;
 };
 
 static int kpopt_stress_thread(void *data)
 {
+	const struct kpopt_point *pa = &kpa->good[0], *pb = &kpa->good[1];
 	struct kpopt_stress *s = data;
 	long i = 0;
 
 	while (!kthread_should_stop()) {
-		if (kpopt_call_fn(kpopt_good, i) != kpopt_good_ref(i))
+		atomic_long_add(pa->fn == pb->fn ? 2 : 1, &s->a_calls);
+		if (kpa->call(pa->fn, i) != pa->ref(i))
 			atomic_inc(&s->wrong);
-		if (kpopt_call_fn(kpopt_rip, i) != kpopt_rip_ref(i))
+		if (kpa->call(pb->fn, i) != pb->ref(i))
 			atomic_inc(&s->wrong);
 		i++;
-		/* See kpkt_stress_thread(): RCU-tasks needs a voluntary switch. */
+		/* See the stress case of hit.c: RCU-tasks needs a voluntary switch. */
 		if (!(atomic_long_inc_return(&s->calls) % 64))
 			usleep_range(50, 100);
 		else
@@ -719,7 +739,7 @@ static int kpopt_stress_thread(void *data)
 	return 0;
 }
 
-static void kpopt_stress(struct kunit *test)
+static void arm_disarm_under_load(struct kunit *test)
 {
 	struct kpopt_stress *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct kpopt_probe *a, *b, *post;
@@ -739,9 +759,9 @@ static void kpopt_stress(struct kunit *test)
 	wake_up_process(t);
 
 	for (round = 0; round < 8; round++) {
-		a = kpopt_probe_new(test, kpopt_entry(kpopt_good), false);
-		b = kpopt_probe_new(test, kpopt_entry(kpopt_rip), false);
-		post = kpopt_probe_new(test, kpopt_entry(kpopt_good), true);
+		a = kpopt_probe_new(test, &kpa->good[0], 0, false);
+		b = kpopt_probe_new(test, &kpa->good[1], 0, false);
+		post = kpopt_probe_new(test, &kpa->good[0], 0, true);
 		kpopt_register(test, &a->kp);
 		kpopt_register(test, &b->kp);
 		kprobe_opt_wait();
@@ -761,7 +781,7 @@ static void kpopt_stress(struct kunit *test)
 		kpopt_unregister(test, &a->kp);
 		kpopt_unregister(test, &b->kp);
 		KUNIT_EXPECT_LE(test, atomic_read(&a->hits),
-				(int)atomic_long_read(&s->calls));
+				(int)atomic_long_read(&s->a_calls));
 	}
 
 	calls = atomic_long_read(&s->calls);
@@ -775,30 +795,42 @@ static void kpopt_stress(struct kunit *test)
 
 static int kpopt_suite_init(struct kunit_suite *suite)
 {
+	kpa = kpopt_arch();
 	/* The other suites' probes may still have detours queued. */
 	kprobe_opt_wait();
 	return 0;
 }
 
+static int kpopt_case_init(struct kunit *test)
+{
+	if (!kpa)
+		kunit_skip(test, "no targets for this architecture (optimize_<arch>.c)");
+	if (kpa->nr_good < 2)
+		KUNIT_FAIL_AND_ABORT(test, "optimize_<arch>.c: fewer than two good points");
+	return 0;
+}
+
 static struct kunit_case kpopt_cases[] = {
-	KUNIT_CASE(kpopt_good_is_optimized),
-	KUNIT_CASE(kpopt_rip_relative),
-	KUNIT_CASE(kpopt_refused),
-	KUNIT_CASE(kpopt_post_member),
-	KUNIT_CASE(kpopt_disable_enable),
-	KUNIT_CASE(kpopt_probe_in_region),
-	KUNIT_CASE(kpopt_recursion_missed),
-	KUNIT_CASE(kpopt_unwind),
-	KUNIT_CASE(kpopt_hits_from_irq),
-	KUNIT_CASE(kpopt_sysctl),
-	KUNIT_CASE(kpopt_kretprobe),
-	KUNIT_CASE_SLOW(kpopt_stress),
+	KUNIT_CASE(optimized_probe_runs_handlers),
+	KUNIT_CASE(pc_relative_region_relocated),
+	KUNIT_CASE(unsafe_region_keeps_breakpoint),
+	KUNIT_CASE(post_handler_keeps_breakpoint),
+	KUNIT_CASE(disable_removes_jump),
+	KUNIT_CASE(probe_inside_region_unoptimizes),
+	KUNIT_CASE(hit_inside_handler_is_missed),
+	KUNIT_CASE(unwind_through_detour),
+	KUNIT_CASE(hits_from_interrupts),
+	KUNIT_CASE(sysctl_switches_optimization),
+	KUNIT_CASE(kretprobe_entry_optimized),
+	KUNIT_CASE(handlers_run_with_user_access_closed),
+	KUNIT_CASE_SLOW(arm_disarm_under_load),
 	{}
 };
 
 static struct kunit_suite kpopt_suite = {
-	.name = "kprobes_opt",
+	.name = "kprobes_optimize",
 	.suite_init = kpopt_suite_init,
+	.init = kpopt_case_init,
 	.test_cases = kpopt_cases,
 };
 

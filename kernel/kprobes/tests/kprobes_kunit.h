@@ -1,25 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the black-box KUnit suites of the kprobes API share.
+ * What the KUnit suites of kprobes share.
  *
- * The suites are one module (kprobes_kunit), a file per subject:
+ * The suites are one module (kprobes_kunit), a file per subject.  Black
+ * box, through <linux/kprobes.h> only:
  *
- *   kprobes_kunit_common.c     the probe targets, reference results,
- *                              counting handlers, decoded target text
- *   kprobes_kunit_api.c        suite "kprobes_api" (struct kprobe)
- *   kprobes_kunit_kretprobe.c  suite "kprobes_api_kretprobe"
- *   kprobes_kunit_ftrace.c     suite "kprobes_ftrace" (probes on ftrace
- *                              call sites next to other ftrace users)
- *   kprobes_kunit_boost.c      suites "kprobes_boost", "kprobes_batch"
- *                              (x86: boosted execution, white-box)
- *   kprobes_kunit_opt.c        suite "kprobes_opt" (jump optimization,
- *                              with its own assembly targets in
- *                              kprobes_kunit_opt_targets.S)
- *   kprobes_kunit_<arch>.c     what the suites must know of an
- *                              architecture: instruction boundaries, the
- *                              names it refuses, its argument register
+ *   register.c      "kprobes_register": registering, refusing (every
+ *                   error code), enabling, disabling, unregistering
+ *   hit.c           "kprobes_hit": what a hit does: every instruction,
+ *                   several probes at one address, recursion, handlers
+ *                   that redirect or fault, arming under load
+ *   kretprobe.c     "kprobes_kretprobe": struct kretprobe
+ *   ftrace.c        "kprobes_ftrace": probes on ftrace call sites next
+ *                   to other ftrace users of the function
  *
- * Probes go on small functions of kprobes_kunit_common.c (kpkt_*); the
+ * White box, reading or driving the core's internals (../internal.h):
+ *
+ *   internals.c     "kprobes_internals": blacklisted parts, busy
+ *                   sections, instruction slots, dying text
+ *   optimize.c      "kprobes_optimize": jump optimization, on assembly
+ *                   targets each architecture describes in a table of
+ *                   its own (optimize.h, optimize_<arch>.c)
+ *
+ * Beside them:
+ *
+ *   helpers.c       the probe targets, reference results, counting
+ *                   handlers, decoded target text
+ *   arch_<arch>.c   what the suites must know of an architecture:
+ *                   instruction boundaries, the names it refuses, its
+ *                   argument register (the kpkt_arch_*() below)
+ *
+ * An architecture's own suites live with its back-end and use these
+ * helpers (x86: arch/x86/kernel/kprobes/boost_kunit.c).
+ *
+ * Probes go on small functions of helpers.c (kpkt_*); the
  * functions are called and the cases check what the handlers saw and
  * what the callers got back.  Targets are always called through
  * kpkt_call(), which hides the function pointer from the compiler: a
@@ -56,7 +70,7 @@ static __always_inline long kpkt_call(kpkt_fn_t fn, long x)
 	return fn(x);
 }
 
-/* The targets (kprobes_kunit_common.c says what each one is for). */
+/* The targets (helpers.c says what each one is for). */
 long kpkt_arith(long x);
 long kpkt_alt(long x);
 long kpkt_rip(long x);
@@ -177,7 +191,7 @@ void kpkt_decode_or_skip(struct kunit *test, kpkt_fn_t fn, bool to_ret,
 void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn);
 
 /*
- * What each architecture tells the suites (kprobes_kunit_<arch>.c).
+ * What each architecture tells the suites (arch_<arch>.c).
  *
  * kpkt_arch_entry_end() - where the body of the function at @start
  * begins: past what the kernel puts at every entry (x86: ENDBR and the
@@ -197,7 +211,7 @@ void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn);
  * or 0.
  *
  * kpkt_arch_mid_insn_err() - what registering a probe inside an
- * instruction returns: -EILSEQ (a weak default in kprobes_kunit_common.c),
+ * instruction returns: -EILSEQ (a weak default in helpers.c),
  * -EINVAL where upstream has always answered so (s390).
  */
 unsigned long kpkt_arch_entry_end(unsigned long start);

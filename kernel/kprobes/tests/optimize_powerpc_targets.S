@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The targets of the powerpc "kprobes_opt" KUnit suite
- * (kprobes_kunit_opt_powerpc.c): "long f(long x)" leaves that use no TOC,
+ * powerpc's targets of the "kprobes_optimize" KUnit suite (optimize.c,
+ * optimize_powerpc.c): "long f(long x)" leaves that use no TOC,
  * so each symbol is the function's only entry, and no ftrace site.
  */
 #include <linux/linkage.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Suite "kprobes_api_kretprobe": struct kretprobe through
+ * Suite "kprobes_kretprobe": struct kretprobe through
  * <linux/kprobes.h>, black-box (kprobes_kunit.h has the layout).  Return
  * values and entry data, refusals, the instance pool running dry,
  * recursion, and probes unregistered while calls are in flight, asleep,
@@ -17,7 +17,7 @@
 #include "kprobes_kunit.h"
 
 /* ------------------------------------------------------------------
- * Suite kprobes_api_kretprobe
+ * Suite kprobes_kretprobe
  * ------------------------------------------------------------------
  */
 
@@ -172,7 +172,7 @@ static void kpkt_ret_check(struct kunit *test, struct kpkt_ret *kr,
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
 }
 
-static void krpt_return_value(struct kunit *test)
+static void return_value_seen(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", false);
 	char *where = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
@@ -206,7 +206,7 @@ static void krpt_return_value(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
 }
 
-static void krpt_entry_data(struct kunit *test)
+static void entry_handler_data(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_rip", true);
 	struct kpkt_ref ref;
@@ -216,7 +216,7 @@ static void krpt_entry_data(struct kunit *test)
 	kpkt_ret_check(test, kr, &ref);
 }
 
-static void krpt_entry_refuses(struct kunit *test)
+static void entry_handler_refuses(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ref ref;
@@ -248,7 +248,7 @@ static void krpt_entry_refuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
 }
 
-static void krpt_reject(struct kunit *test)
+static void refuse_bad_fields(struct kunit *test)
 {
 	struct kpkt_ret *kr;
 
@@ -277,7 +277,7 @@ static void krpt_reject(struct kunit *test)
 }
 
 /* Core-owned flag bits are dropped, as for kprobes: registered, enabled. */
-static void krpt_core_flags_masked(struct kunit *test)
+static void core_flags_dropped(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ref ref;
@@ -295,7 +295,7 @@ static void krpt_core_flags_masked(struct kunit *test)
  * then unregister_kretprobe()) gives its pool back at the first call: it
  * used to stay allocated, with a back-pointer to the kretprobe.
  */
-static void krpt_unregister_through_kprobe(struct kunit *test)
+static void unregister_through_kprobe(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ref ref;
@@ -321,7 +321,7 @@ static void krpt_unregister_through_kprobe(struct kunit *test)
  * the same kretprobe twice in one unregister_kretprobes() is unregistered
  * once, its pool given back.
  */
-static void krpt_default_maxactive_twice_unregistered(struct kunit *test)
+static void default_maxactive_twice_unregistered(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kretprobe *rps[2] = { &kr->rp, &kr->rp };
@@ -340,7 +340,7 @@ static void krpt_default_maxactive_twice_unregistered(struct kunit *test)
 }
 
 /* As upstream, maxactive has no fixed limit: 8192 instances register. */
-static void krpt_large_maxactive(struct kunit *test)
+static void large_maxactive(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ref ref;
@@ -353,7 +353,7 @@ static void krpt_large_maxactive(struct kunit *test)
 }
 
 /* Garbage in every field the user does not set (kmalloc()): registers. */
-static void krpt_register_uninitialised(struct kunit *test)
+static void register_uninitialised_struct(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ref ref;
@@ -380,7 +380,7 @@ static void krpt_register_uninitialised(struct kunit *test)
  * (documented; upstream does the same) and touches nothing else, not even
  * a pool pointer full of garbage.
  */
-static void krpt_unregister_unregistered(struct kunit *test)
+static void unregister_unregistered_changes_nothing(struct kunit *test)
 {
 	struct kpkt_ret *live = kpkt_ret_new(test, "kpkt_arith", false);
 	struct kpkt_ret *stranger = kpkt_ret_new(test, NULL, false);
@@ -426,7 +426,7 @@ static void krpt_unregister_unregistered(struct kunit *test)
 }
 
 /* A return probe is only possible at a function entry. */
-static void krpt_reject_not_entry(struct kunit *test)
+static void refuse_not_function_entry(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", false);
 	struct kpkt_text t;
@@ -436,7 +436,7 @@ static void krpt_reject_not_entry(struct kunit *test)
 	kpkt_ret_expect_reject(test, kr, -EINVAL, "offset past the entry");
 }
 
-static void krpt_shared_function(struct kunit *test)
+static void two_kretprobes_one_function(struct kunit *test)
 {
 	struct kpkt_ret *k1 = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ret *k2 = kpkt_ret_new(test, "kpkt_arith", false);
@@ -467,7 +467,7 @@ static void krpt_shared_function(struct kunit *test)
 }
 
 /* Returns come back innermost first, each with its own value. */
-static void krpt_recursion(struct kunit *test)
+static void hit_inside_handler_is_missed(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_rsum", true);
 	const long depth = 5;
@@ -594,7 +594,7 @@ static void kpkt_worker_wait(struct kunit *test, struct completion *c,
  * thread calls the function on the other CPU: each of those calls misses,
  * without its entry handler, and nothing else does.
  */
-static void krpt_pool_exhausted(struct kunit *test)
+static void instance_pool_exhausted(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
 	long want = kpkt_call(kpkt_inflight, 9);
@@ -641,7 +641,7 @@ static void krpt_pool_exhausted(struct kunit *test)
 }
 
 /* One instance for three nested calls: the nested two are missed. */
-static void krpt_pool_exhausted_nested(struct kunit *test)
+static void instance_pool_exhausted_nested(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_rsum", true);
 
@@ -661,7 +661,7 @@ static void krpt_pool_exhausted_nested(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 2);
 }
 
-static void krpt_disable_enable(struct kunit *test)
+static void disable_then_enable(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ref ref;
@@ -693,7 +693,7 @@ static void kpkt_unregister_inflight(void)
 	kpkt_ret_unregister(kpkt_inflight_test, kpkt_inflight_kr);
 }
 
-static void krpt_unregister_in_flight(struct kunit *test)
+static void unregister_with_returns_in_flight(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
 	long want = kpkt_call(kpkt_inflight, 9);
@@ -717,7 +717,7 @@ static void krpt_unregister_in_flight(struct kunit *test)
  * Unregistered while another task sleeps inside the function: that call
  * returns later with the right value and no handler runs for it.
  */
-static void krpt_unregister_sleeper(struct kunit *test)
+static void unregister_with_sleeping_caller(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
 	long want = kpkt_call(kpkt_inflight, 9);
@@ -749,7 +749,7 @@ static void krpt_unregister_sleeper(struct kunit *test)
  * freed: with a single instance, the call made meanwhile misses and the
  * one made after the task is gone is tracked.
  */
-static void krpt_task_exit_in_flight(struct kunit *test)
+static void task_exits_with_instance_in_flight(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", true);
 	long want = kpkt_call(kpkt_inflight, 9);
@@ -802,7 +802,7 @@ static void krpt_task_exit_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpkt_ret_orphans), 0);
 }
 
-static void krpt_batch_rollback(struct kunit *test)
+static void batch_failure_rolls_back(struct kunit *test)
 {
 	struct kpkt_ret *good = kpkt_ret_new(test, "kpkt_arith", true);
 	struct kpkt_ret *bad = kpkt_ret_new(test, "kpkt_no_such_symbol_anywhere",
@@ -832,7 +832,7 @@ static void krpt_batch_rollback(struct kunit *test)
  * nothing, disabling and unregistering act on it where it was registered,
  * and its pool is given back (kmemleak would see it kept).
  */
-static void krpt_changed_fields(struct kunit *test)
+static void fields_changed_after_registration(struct kunit *test)
 {
 	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", true);
 	kprobe_opcode_t *probed;
@@ -866,7 +866,7 @@ static void krpt_changed_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 0);
 }
 
-static int krpt_case_init(struct kunit *test)
+static int kprobes_kretprobe_case_init(struct kunit *test)
 {
 	atomic_set(&kpkt_ret_orphans, 0);
 	WRITE_ONCE(kpkt_inflight_hook, NULL);
@@ -876,36 +876,36 @@ static int krpt_case_init(struct kunit *test)
 	return 0;
 }
 
-static struct kunit_case krpt_cases[] = {
-	KUNIT_CASE(krpt_return_value),
-	KUNIT_CASE(krpt_entry_data),
-	KUNIT_CASE(krpt_entry_refuses),
-	KUNIT_CASE(krpt_reject),
-	KUNIT_CASE(krpt_reject_not_entry),
-	KUNIT_CASE(krpt_core_flags_masked),
-	KUNIT_CASE(krpt_large_maxactive),
-	KUNIT_CASE(krpt_default_maxactive_twice_unregistered),
-	KUNIT_CASE(krpt_unregister_through_kprobe),
-	KUNIT_CASE(krpt_register_uninitialised),
-	KUNIT_CASE(krpt_unregister_unregistered),
-	KUNIT_CASE(krpt_shared_function),
-	KUNIT_CASE(krpt_recursion),
-	KUNIT_CASE(krpt_pool_exhausted),
-	KUNIT_CASE(krpt_pool_exhausted_nested),
-	KUNIT_CASE(krpt_disable_enable),
-	KUNIT_CASE(krpt_unregister_in_flight),
-	KUNIT_CASE(krpt_unregister_sleeper),
-	KUNIT_CASE(krpt_task_exit_in_flight),
-	KUNIT_CASE(krpt_batch_rollback),
-	KUNIT_CASE(krpt_changed_fields),
+static struct kunit_case kprobes_kretprobe_cases[] = {
+	KUNIT_CASE(return_value_seen),
+	KUNIT_CASE(entry_handler_data),
+	KUNIT_CASE(entry_handler_refuses),
+	KUNIT_CASE(refuse_bad_fields),
+	KUNIT_CASE(refuse_not_function_entry),
+	KUNIT_CASE(core_flags_dropped),
+	KUNIT_CASE(large_maxactive),
+	KUNIT_CASE(default_maxactive_twice_unregistered),
+	KUNIT_CASE(unregister_through_kprobe),
+	KUNIT_CASE(register_uninitialised_struct),
+	KUNIT_CASE(unregister_unregistered_changes_nothing),
+	KUNIT_CASE(two_kretprobes_one_function),
+	KUNIT_CASE(hit_inside_handler_is_missed),
+	KUNIT_CASE(instance_pool_exhausted),
+	KUNIT_CASE(instance_pool_exhausted_nested),
+	KUNIT_CASE(disable_then_enable),
+	KUNIT_CASE(unregister_with_returns_in_flight),
+	KUNIT_CASE(unregister_with_sleeping_caller),
+	KUNIT_CASE(task_exits_with_instance_in_flight),
+	KUNIT_CASE(batch_failure_rolls_back),
+	KUNIT_CASE(fields_changed_after_registration),
 	{}
 };
 
-static struct kunit_suite krpt_suite = {
-	.name = "kprobes_api_kretprobe",
+static struct kunit_suite kprobes_kretprobe_suite = {
+	.name = "kprobes_kretprobe",
 	.suite_init = kpkt_suite_init,
-	.init = krpt_case_init,
-	.test_cases = krpt_cases,
+	.init = kprobes_kretprobe_case_init,
+	.test_cases = kprobes_kretprobe_cases,
 };
 
-kunit_test_suite(krpt_suite);
+kunit_test_suite(kprobes_kretprobe_suite);

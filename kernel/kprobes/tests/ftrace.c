@@ -123,7 +123,7 @@ static bool kpft_calls_tramp(unsigned long site)
  * back to the trampoline when that ops leaves; never once the probe is
  * gone.  The probe hits every call throughout.
  */
-static void kpft_trampoline_in_text(struct kunit *test)
+static void fentry_call_reaches_trampoline(struct kunit *test)
 {
 	struct kpkt_probe *pp;
 	struct kpkt_ref ref;
@@ -180,12 +180,12 @@ static void kpft_with_ops(struct kunit *test, bool ops_first)
 	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), KPKT_NARGS);
 }
 
-static void kpft_ops_then_probe(struct kunit *test)
+static void ftrace_ops_then_probe(struct kunit *test)
 {
 	kpft_with_ops(test, true);
 }
 
-static void kpft_probe_then_ops(struct kunit *test)
+static void probe_then_ftrace_ops(struct kunit *test)
 {
 	kpft_with_ops(test, false);
 }
@@ -223,29 +223,29 @@ static void kpft_with_ipmodify(struct kunit *test, bool ops_first)
 	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
 }
 
-static void kpft_ipmodify_then_probe(struct kunit *test)
+static void ipmodify_ops_then_probe(struct kunit *test)
 {
 	kpft_with_ipmodify(test, true);
 }
 
-static void kpft_probe_then_ipmodify(struct kunit *test)
+static void probe_then_ipmodify_ops(struct kunit *test)
 {
 	kpft_with_ipmodify(test, false);
 }
 
-static struct kunit_case kpft_cases[] = {
-	KUNIT_CASE(kpft_trampoline_in_text),
-	KUNIT_CASE(kpft_ops_then_probe),
-	KUNIT_CASE(kpft_probe_then_ops),
-	KUNIT_CASE(kpft_ipmodify_then_probe),
-	KUNIT_CASE(kpft_probe_then_ipmodify),
+static struct kunit_case kprobes_ftrace_cases[] = {
+	KUNIT_CASE(fentry_call_reaches_trampoline),
+	KUNIT_CASE(ftrace_ops_then_probe),
+	KUNIT_CASE(probe_then_ftrace_ops),
+	KUNIT_CASE(ipmodify_ops_then_probe),
+	KUNIT_CASE(probe_then_ipmodify_ops),
 	{}
 };
 
-static struct kunit_suite kpft_suite = {
+static struct kunit_suite kprobes_ftrace_suite = {
 	.name = "kprobes_ftrace",
 	.init = kpft_init,
-	.test_cases = kpft_cases,
+	.test_cases = kprobes_ftrace_cases,
 };
 
-kunit_test_suite(kpft_suite);
+kunit_test_suite(kprobes_ftrace_suite);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Targets of the "kprobes_opt" KUnit suite (kprobes_kunit_opt.c), in
- * assembly so that their shape does not depend on the compiler: which
- * instructions a jump at a probe covers, where a branch lands, what a
- * detour must re-aim.  Each is "long f(long x)" (x86-64: x in %rdi,
- * i386: regparm(3), x in %eax), laid out on its own 16 bytes with int3
- * padding, so that decoding a target stops at its end.
+ * x86's targets of the "kprobes_optimize" KUnit suite (optimize.c;
+ * optimize_x86.c says what each is for), in assembly so that their shape
+ * does not depend on the compiler: which instructions a jump at a probe
+ * covers, where a branch lands, what a detour must re-aim.  Each is
+ * "long f(long x)" (x86-64: x in %rdi, i386: regparm(3), x in %eax), laid
+ * out on its own 16 bytes with int3 padding, so that decoding a target
+ * stops at its end.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>

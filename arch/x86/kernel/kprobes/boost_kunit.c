@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Suites "kprobes_boost" and "kprobes_batch" (x86; kprobes_kunit.h has the
- * layout): boosted execution, where the copied instruction runs out of
- * line and jumps back with no single-step trap, and register_kprobes()
- * over every instruction of the targets at once.
+ * KUnit suites of x86's back-end, on the helpers and targets of the
+ * generic kprobes suites (kernel/kprobes/tests/kprobes_kunit.h):
+ *
+ *   kprobes_x86_boost  boosted execution, where the copied instruction
+ *                      runs out of line and jumps back with no single-step
+ *                      trap: which instructions are boosted, that a
+ *                      boosted copy behaves as the original, post handlers
+ *                      run from a trampoline without a second trap
+ *   kprobes_x86_batch  register_kprobes() over every instruction of the
+ *                      targets at once, half boosted, half stepped
  */
 
 #include <linux/extable.h>
@@ -19,7 +25,7 @@
 #include "kprobes_kunit.h"
 
 /* ------------------------------------------------------------------
- * Suites kprobes_boost and kprobes_batch
+ * Suites kprobes_x86_boost and kprobes_x86_batch
  *
  * White-box where it must be: whether a site is boosted is asked of the
  * architecture (arch_kprobe_boostable(), <linux/kprobes_arch.h>), so
@@ -281,7 +287,7 @@ static void kpbt_each_insn(struct kunit *test, kpkt_fn_t fn)
 		   tg->t.nr);
 }
 
-static void kpbt_plain_insns(struct kunit *test)
+static void plain_instructions_boosted(struct kunit *test)
 {
 	struct kpbt_target *tg = kpbt_target_or_skip(test, kpbt_plain);
 	unsigned int i, nr = 0;
@@ -293,7 +299,7 @@ static void kpbt_plain_insns(struct kunit *test)
 }
 
 /* Instructions that must not be boosted are not, and all still work. */
-static void kpbt_refused_kinds(struct kunit *test)
+static void other_instructions_not_boosted(struct kunit *test)
 {
 	static const kpkt_fn_t fns[] = { kpbt_flags, kpbt_mix, kpbt_peek };
 	struct kpbt_target *tg;
@@ -310,7 +316,7 @@ static void kpbt_refused_kinds(struct kunit *test)
 }
 
 /* kpbt_peek() with the fixup load probed: faults still find the fixup. */
-static void kpbt_fixup_not_boosted(struct kunit *test)
+static void instruction_with_fixup_not_boosted(struct kunit *test)
 {
 	struct kpbt_target *tg = kpbt_target_or_skip(test, kpbt_peek);
 	static long good = 0x600d;
@@ -360,7 +366,7 @@ static int kpbt_if_pre(struct kprobe *p, struct pt_regs *regs)
  * A boosted copy returns without a trap that could restore IF: the next
  * instruction must find IF as the probed code had it, on or off.
  */
-static void kpbt_if_after_boost(struct kunit *test)
+static void interrupt_flag_kept_after_boost(struct kunit *test)
 {
 	struct kpbt_target *tg = kpbt_target_or_skip(test, kpbt_flags);
 	struct kpbt_if_probe *ip[KPBT_MAX_PAIRS];
@@ -407,7 +413,7 @@ static void kpbt_if_after_boost(struct kunit *test)
  * A post handler on the site sends its hits to the post copy while it is
  * there, and to the boosted copy again once it is gone.
  */
-static void kpbt_post_handler_unboosts(struct kunit *test)
+static void post_handler_unboosts(struct kunit *test)
 {
 	struct kpbt_target *tg = kpbt_target_or_skip(test, kpbt_flags);
 	unsigned int idx[KPBT_MAX_PAIRS];
@@ -501,7 +507,7 @@ static void kpbt_post_record(struct kprobe *p, struct pt_regs *regs,
  * a stack that goes on at the probed function.  Any other stepped or
  * emulated instruction still ends in the int3 exception.
  */
-static void kpbt_post_without_trap(struct kunit *test)
+static void post_handler_without_second_trap(struct kunit *test)
 {
 	static const kpkt_fn_t fns[] = { kpbt_plain, kpbt_flags };
 	unsigned long size, off, addr;
@@ -576,17 +582,17 @@ static int kpbt_case_init(struct kunit *test)
 }
 
 static struct kunit_case kpbt_cases[] = {
-	KUNIT_CASE(kpbt_plain_insns),
-	KUNIT_CASE(kpbt_refused_kinds),
-	KUNIT_CASE(kpbt_fixup_not_boosted),
-	KUNIT_CASE(kpbt_if_after_boost),
-	KUNIT_CASE(kpbt_post_handler_unboosts),
-	KUNIT_CASE(kpbt_post_without_trap),
+	KUNIT_CASE(plain_instructions_boosted),
+	KUNIT_CASE(other_instructions_not_boosted),
+	KUNIT_CASE(instruction_with_fixup_not_boosted),
+	KUNIT_CASE(interrupt_flag_kept_after_boost),
+	KUNIT_CASE(post_handler_unboosts),
+	KUNIT_CASE(post_handler_without_second_trap),
 	{}
 };
 
 static struct kunit_suite kpbt_suite = {
-	.name = "kprobes_boost",
+	.name = "kprobes_x86_boost",
 	.suite_init = kpbt_suite_init,
 	.init = kpbt_case_init,
 	.test_cases = kpbt_cases,
@@ -598,7 +604,7 @@ static struct kunit_suite kpbt_suite = {
  * address and a function-entry probe among them.  Twice, so the second
  * round reuses what the first one left.
  */
-static void kpbt_batch_every_instruction(struct kunit *test)
+static void register_every_instruction_at_once(struct kunit *test)
 {
 	static const kpkt_fn_t fns[] = { kpbt_plain, kpbt_flags, kpbt_mix };
 	struct kpkt_ref ref[ARRAY_SIZE(fns)];
@@ -672,15 +678,19 @@ static void kpbt_batch_every_instruction(struct kunit *test)
 }
 
 static struct kunit_case kpbt_batch_cases[] = {
-	KUNIT_CASE(kpbt_batch_every_instruction),
+	KUNIT_CASE(register_every_instruction_at_once),
 	{}
 };
 
 static struct kunit_suite kpbt_batch_suite = {
-	.name = "kprobes_batch",
+	.name = "kprobes_x86_batch",
 	.suite_init = kpbt_suite_init,
 	.init = kpkt_case_init,
 	.test_cases = kpbt_batch_cases,
 };
 
 kunit_test_suites(&kpbt_suite, &kpbt_batch_suite);
+
+MODULE_DESCRIPTION("KUnit tests of x86's kprobes back-end: boosting");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -102,6 +102,9 @@ HANG_PC=
 HITCOUNT_GDB=
 # Why make lint cannot run sparse on this architecture (empty: it does).
 LINT_NO_SPARSE=
+# 0: kpbench.ko has no probe targets here (the kselftests' test_modules/
+# Makefile builds none): the initramfs has no kp.mode=bench module.
+KPBENCH=1
 # ---- the gate (matrix.sh's gate-<name> rows of make matrix) ----------------
 # The stock defconfig the gate builds with kprobes, kretprobes, kprobe
 # events and ftrace turned on (empty: no row compiles it; a booted

@@ -77,3 +77,5 @@ GATE_DEFCONFIG=generic-32bit_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE'
+# kpbench.ko has no parisc probe targets yet.
+KPBENCH=0

@@ -193,6 +193,16 @@ missing_userland()
 # Download the packages $@ of $KP_DEB_ARCH and unpack them into
 # $KP_USERLAND (USERLAND=debian); with USERLAND=source, build the userland
 # instead.
+# apt-get update fails as a whole when one index of one architecture does
+# not download (a mirror in the middle of a sync: "File has unexpected
+# size"), although every other index, and all this script needs, may be
+# there.  The failure is reported, not fatal: the install or download
+# that follows fails if what it needs is really missing.
+apt_update()
+{
+	apt-get update || note "apt-get update reported errors (above); going on with the indexes it has"
+}
+
 install_userland()
 {
 	local tmp pkg deb a=$KP_DEB_ARCH
@@ -204,14 +214,14 @@ install_userland()
 	if ! dpkg --print-foreign-architectures | grep -x "$a" > /dev/null; then
 		note "adding the $a architecture to dpkg"
 		dpkg --add-architecture "$a"
-		apt-get update
+		apt_update
 	fi
 	tmp=$BUILD/$a-debs
 	rm -rf "$tmp"
 	mkdir -p "$tmp" "$KP_USERLAND/bin"
 	for pkg in "$@"; do
 		if ! (cd "$tmp" && apt-get download "$pkg:$a"); then
-			apt-get update
+			apt_update
 			(cd "$tmp" && apt-get download "$pkg:$a") ||
 				die "cannot download $pkg:$a"
 		fi
@@ -266,7 +276,7 @@ build_userland_cross()
 		die "no Debian archive for busybox-static/bash-static in the apt sources"
 	note "$KP_ARCH userland: fetching the busybox and bash sources"
 	apt-get "${apt[@]}" update > "$src/apt.log" 2>&1 ||
-		die "apt-get update (deb-src) failed: see $src/apt.log"
+		note "apt-get update (deb-src) reported errors: see $src/apt.log"
 	(cd "$src" && apt-get "${apt[@]}" source --download-only busybox bash) \
 		>> "$src/apt.log" 2>&1 ||
 		die "apt-get source busybox bash failed: see $src/apt.log"
@@ -342,7 +352,7 @@ if [ -z "$missing$optional" ]; then
 	exit 0
 fi
 note "installing: $missing$optional"
-apt-get update
+apt_update
 # Debian 12 has the 6.12 packages in bookworm-security only.
 for pkg in $missing; do
 	case $pkg in

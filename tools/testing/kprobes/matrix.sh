@@ -701,7 +701,7 @@ gate_deps()
 	note "gate: installing ${missing[*]}"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" \
 		> "$BUILD/gate-apt.log" 2>&1 ||
-		{ apt-get update -q > /dev/null 2>&1 &&
+		{ apt-get update -q > /dev/null 2>&1
 		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" \
 			>> "$BUILD/gate-apt.log" 2>&1; } ||
 		note "gate: apt-get failed (see $BUILD/gate-apt.log)"

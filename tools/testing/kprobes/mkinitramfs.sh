@@ -227,8 +227,8 @@ fi
 # test_modules/ (prepare.sh's rsync removes them again), and installs
 # them with the scripts, common.inc, config, settings, the framework's
 # runner and run_kselftest.sh with its kselftest-list.txt.  /init runs
-# the scripts itself, one TAP line each, and one of them through
-# run_kselftest.sh as well.
+# each script through run_kselftest.sh, one TAP line each, and sources
+# common.inc for its own helpers.
 selftests=$KP_SRC/tools/testing/selftests
 if [ -d "$selftests/kprobes" ]; then
 	ksft_log=$KP_TREE/kselftest-install.log

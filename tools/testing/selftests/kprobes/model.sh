@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# model.sh - a long random sequence of kprobes API calls, replayable from
+# its seed, with the kernel checked against a model after every step,
+# while two threads call the probed functions and the jump-optimization
+# sysctl flips.  test_modules/kp_model.c runs it and says what it draws
+# (register, unregister, batches with an unknown symbol among them,
+# enable, disable, a registered struct registered again or its fields
+# changed, calls) and what it checks after each step (return values,
+# handler counts, the probe list line by line, the text at the targets,
+# no handler after unregistration, kretprobe data).
+#
+# KP_MODEL_SEED   the seed (default: random; printed either way)
+# KP_MODEL_OPS    operations at most (default 1000000)
+# KP_MODEL_SECS   seconds at most (default: 60 with KASAN, else 20)
+#
+# A divergence prints its step, what the model expected and the kernel
+# showed, the steps before it and the insmod line that replays it.
+
+set -u
+cd "$(dirname "$0")" || exit 1
+. ./common.inc
+
+require_root
+require_kprobes_debugfs
+
+KO=$(test_module kp_model) || skip_all "no test_modules/kp_model.ko"
+SEED=${KP_MODEL_SEED:-0}
+OPS=${KP_MODEL_OPS:-1000000}
+if kconfig KASAN; then
+	SECS=${KP_MODEL_SECS:-60}
+else
+	SECS=${KP_MODEL_SECS:-20}
+fi
+# Fewer steps than this in the time given is a failure: the check would
+# say little.
+MIN_OPS=${KP_MODEL_MIN_OPS:-500}
+PARAMS=/sys/module/kp_model/parameters
+STOP=/tmp/kpsel-model.stop
+FLIPPER=
+OLD_OPT=
+[ -w "$OPT_SYSCTL" ] && OLD_OPT=$(cat "$OPT_SYSCTL")
+
+# shellcheck disable=SC2317 # run by at_exit (the EXIT trap)
+cleanup()
+{
+	touch "$STOP"
+	[ -n "$FLIPPER" ] && wait "$FLIPPER" 2>/dev/null
+	FLIPPER=
+	unload kp_model
+	[ -n "$OLD_OPT" ] && echo "$OLD_OPT" > "$OPT_SYSCTL" 2>/dev/null
+	rm -f "$STOP"
+}
+at_exit cleanup now
+
+kmemleak_clear
+if [ -n "$OLD_OPT" ]; then
+	(
+		v=0
+		while [ ! -e "$STOP" ]; do
+			echo "$v" > "$OPT_SYSCTL"
+			v=$((1 - v))
+			sleep 1
+		done
+	) &
+	FLIPPER=$!
+fi
+
+log_mark
+t0=$(date +%s)
+insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads=2
+rc=$?
+t=$(($(date +%s) - t0))
+touch "$STOP"
+[ -n "$FLIPPER" ] && wait "$FLIPPER" 2>/dev/null
+FLIPPER=
+res=$(cat "$PARAMS/result" 2>/dev/null)
+log_since_mark | grep 'kp_model' | sed 's/^/# /' | tail -n 40
+diag "$res"
+
+done_ops=$(echo "$res" | sed -n 's/.* done=\([0-9]*\).*/\1/p')
+div=$(echo "$res" | sed -n 's/.* divergences=\([0-9]*\).*/\1/p')
+wrong=$(echo "$res" | sed -n 's/.* wrong=\([0-9]*\).*/\1/p')
+seed=$(echo "$res" | sed -n 's/^seed=\([0-9]*\).*/\1/p')
+if [ "$rc" != 0 ] || [ -z "$done_ops" ]; then
+	fail "kp_model did not load or reported nothing (insmod status $rc)"
+elif [ "$div" != 0 ] || [ "$wrong" != 0 ]; then
+	fail "seed $seed: the kernel left the model after $done_ops steps (the replay line is above)"
+elif [ "$done_ops" -lt "$MIN_OPS" ]; then
+	fail "seed $seed: only $done_ops steps in $t s (at least $MIN_OPS wanted)"
+else
+	pass "seed $seed: $done_ops steps in $t s ($((done_ops / (t > 0 ? t : 1))) a second), the kernel as the model after every one, the optimization sysctl flipping"
+fi
+if list_lines 'kpm_t[0-9]' > /dev/null 2>&1; then
+	list_lines 'kpm_t[0-9]' | sed 's/^/# /'
+	fail "probes left on kp_model's functions"
+fi
+unload kp_model || fail "kp_model does not unload"
+kmemleak_check "kp_model"
+finish

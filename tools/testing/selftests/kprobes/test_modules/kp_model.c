@@ -1,0 +1,1090 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kp_model - a long random sequence of kprobes API calls, replayable from
+ * its seed, with the kernel checked against a model after every step
+ * (model.sh loads it).
+ *
+ * Loading the module runs the sequence in the loading task:
+ *
+ *	insmod kp_model.ko seed=S ops=N seconds=L threads=T
+ *
+ * draws N operations (fewer if L seconds pass first) from a
+ * pseudo-random generator seeded with S (0: a random seed, printed) over
+ * a pool of kprobes and kretprobes, while T kernel threads keep calling
+ * the probed functions:
+ *
+ *	register, unregister       one probe; a kretprobe's entry handler,
+ *	                           its data size, a kprobe's post handler,
+ *	                           by address or by symbol and offset drawn
+ *	                           anew each time
+ *	batch, unbatch             register_kprobes() / register_kretprobes()
+ *	                           of up to four, sometimes with one unknown
+ *	                           symbol among them (then none may stay), and
+ *	                           their unregistration
+ *	enable, disable            of registered and unregistered probes
+ *	again                      a registered probe registered again (ours
+ *	                           only: upstream WARNs)
+ *	change                     a registered probe's addr, symbol_name or
+ *	                           offset changed in the caller's struct (ours
+ *	                           only): what follows must act on the probe
+ *	                           as it was registered
+ *	call                       a target called once to three times by the
+ *	                           loading task
+ *
+ * The targets are six small functions of this module, three with an
+ * ftrace site at their entry and three without (notrace).  Before the
+ * sequence, every byte offset of their first KPM_SCAN bytes is tried
+ * once: the offsets where a kprobe registers and is hit once per call
+ * become the pool's places, and what register_kretprobe() answers at
+ * each is remembered: the model expects the same answers every time.
+ *
+ * After every step the model checks: the return value; every probe's
+ * handler counts for the loading task's calls (pre, post, entry, return);
+ * the results of every call, of the threads' too; that no handler ran
+ * after its probe's unregistration returned; a kretprobe's data from
+ * entry to return; the lines of /sys/kernel/debug/kprobes/list at this
+ * module's text (address, kind, [DISABLED]); the text: a function with no
+ * probe registered is as it was before the sequence, an address with an
+ * enabled probe is not (text that lags behind, as upstream's delayed
+ * unoptimization does, gets a second to settle).
+ *
+ * The first divergence ends the sequence: its step, what was expected
+ * and seen, the steps before it, and how to replay it (the same seed,
+ * ops = the step's number).  At the end every probe is unregistered and
+ * the text and the list checked once more.  The outcome is the "result"
+ * parameter:
+ *
+ *	seed=S ops=N done=N calls=C hits=H regs=R refused=F divergences=0 wrong=0 late=0
+ *
+ * "impl" says whose kprobes these are (ours: CONFIG_HAVE_KRETPROBE_
+ * INSTANCE_POOL), and decides the defaults of "again" and "change".
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/prandom.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#define KPM_FUNCS	6
+#define KPM_SCAN	48	/* bytes of each function tried as places */
+#define KPM_PLACES	4	/* places kept per function */
+#define KPM_KPROBES	12
+#define KPM_KRETPROBES	6
+#define KPM_SLOTS	(KPM_KPROBES + KPM_KRETPROBES)
+#define KPM_BATCH	4
+#define KPM_CMP		4	/* bytes that show a probe armed */
+#define KPM_HISTORY	12
+#define KPM_LIST_BUF	(16 * 1024)
+#define KPM_LIST_MAX	64
+#define KPM_SETTLE_MS	1000
+
+static ulong seed;
+module_param(seed, ulong, 0444);
+MODULE_PARM_DESC(seed, "seed of the sequence (0: random, printed)");
+
+static uint ops = 10000;
+module_param(ops, uint, 0444);
+MODULE_PARM_DESC(ops, "operations in the sequence");
+
+static uint seconds;
+module_param(seconds, uint, 0444);
+MODULE_PARM_DESC(seconds, "stop after this many seconds, if before ops (0: no limit)");
+
+static uint threads = 2;
+module_param(threads, uint, 0444);
+MODULE_PARM_DESC(threads, "threads calling the targets meanwhile (at most 8)");
+
+static int again = -1;
+module_param(again, int, 0444);
+MODULE_PARM_DESC(again, "register registered probes again (-1: ours only)");
+
+static int change = -1;
+module_param(change, int, 0444);
+MODULE_PARM_DESC(change, "change registered probes' fields (-1: ours only)");
+
+static char impl[16];
+module_param_string(impl, impl, sizeof(impl), 0444);
+MODULE_PARM_DESC(impl, "ours or upstream");
+
+static char result[256] = "none";
+module_param_string(result, result, sizeof(result), 0444);
+MODULE_PARM_DESC(result, "outcome of the sequence");
+
+/* ---- the targets ------------------------------------------------------ */
+
+static noinline long kpm_t0(long x)
+{
+	long y = x * 7;
+
+	OPTIMIZER_HIDE_VAR(y);
+	return y + 3;
+}
+
+static noinline long kpm_t1(long x)
+{
+	long y = x * 11;
+
+	OPTIMIZER_HIDE_VAR(y);
+	return (y ^ 5) + 1;
+}
+
+static noinline long kpm_t2(long x)
+{
+	long y = x + 13;
+
+	OPTIMIZER_HIDE_VAR(y);
+	return y * 3;
+}
+
+static notrace noinline long kpm_t3(long x)
+{
+	long y = x * 5;
+
+	OPTIMIZER_HIDE_VAR(y);
+	return y - 9;
+}
+
+static notrace noinline long kpm_t4(long x)
+{
+	long y = x ^ 0x5a;
+
+	OPTIMIZER_HIDE_VAR(y);
+	return y + 17;
+}
+
+static notrace noinline long kpm_t5(long x)
+{
+	long y = x - 21;
+
+	OPTIMIZER_HIDE_VAR(y);
+	return y * 9;
+}
+
+struct kpm_func {
+	long (*fn)(long x);
+	const char *name;
+	long (*want)(long x);		/* the same computation, unprobed */
+	unsigned int size;		/* bytes of it looked at, <= KPM_SCAN */
+	unsigned int nr_places;
+	unsigned int places[KPM_PLACES];	/* offsets */
+	int ret_answer[KPM_PLACES];	/* register_kretprobe() there */
+	u8 text[KPM_SCAN + KPM_CMP];	/* before the sequence */
+};
+
+static long kpm_w0(long x) { return x * 7 + 3; }
+static long kpm_w1(long x) { return ((x * 11) ^ 5) + 1; }
+static long kpm_w2(long x) { return (x + 13) * 3; }
+static long kpm_w3(long x) { return x * 5 - 9; }
+static long kpm_w4(long x) { return (x ^ 0x5a) + 17; }
+static long kpm_w5(long x) { return (x - 21) * 9; }
+
+static struct kpm_func kpm_funcs[KPM_FUNCS] = {
+	{ kpm_t0, "kpm_t0", kpm_w0 }, { kpm_t1, "kpm_t1", kpm_w1 },
+	{ kpm_t2, "kpm_t2", kpm_w2 }, { kpm_t3, "kpm_t3", kpm_w3 },
+	{ kpm_t4, "kpm_t4", kpm_w4 }, { kpm_t5, "kpm_t5", kpm_w5 },
+};
+
+/* Called through a pointer the compiler cannot see through. */
+static long kpm_call(unsigned int f, long x)
+{
+	long (*fn)(long x) = kpm_funcs[f].fn;
+
+	OPTIMIZER_HIDE_VAR(fn);
+	return fn(x);
+}
+
+/* ---- the pool --------------------------------------------------------- */
+
+/*
+ * A slot is one struct kprobe or struct kretprobe of the caller's, and
+ * the model's idea of it.  Only the loading task writes the model; the
+ * handlers write the atomics.
+ */
+struct kpm_slot {
+	bool is_ret;
+	struct kprobe kp;
+	struct kretprobe rp;
+	unsigned int id;
+
+	/* the model */
+	bool reg;			/* registered */
+	bool on;			/* enabled */
+	unsigned long at;		/* its address when it was registered */
+	unsigned int fn, place;
+	bool post, entry, skip;
+	size_t data;
+	long want_pre, want_post, want_entry, want_ret;
+
+	/* what the handlers saw (the loading task's hits only, but late) */
+	atomic_long_t pre, post_hits, entry_hits, ret_hits;
+	atomic_t live;			/* unregistration has not returned */
+	atomic_t late;			/* a handler ran after it returned */
+	atomic_t bad_data;		/* a kretprobe's data changed */
+};
+
+static struct kpm_slot kpm_slots[KPM_SLOTS];
+static struct kprobe kpm_bad_kp;
+static struct kretprobe kpm_bad_rp;
+static struct task_struct *kpm_driver;
+static struct rnd_state kpm_rnd;
+
+static unsigned int kpm_rand(unsigned int n)
+{
+	return n ? prandom_u32_state(&kpm_rnd) % n : 0;
+}
+
+static bool kpm_mine(void)
+{
+	return current == kpm_driver;
+}
+
+static void kpm_alive(struct kpm_slot *s)
+{
+	if (!atomic_read(&s->live))
+		atomic_inc(&s->late);
+}
+
+static int kpm_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpm_slot *s = container_of(p, struct kpm_slot, kp);
+
+	kpm_alive(s);
+	if (kpm_mine())
+		atomic_long_inc(&s->pre);
+	return 0;
+}
+
+static void kpm_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	struct kpm_slot *s = container_of(p, struct kpm_slot, kp);
+
+	kpm_alive(s);
+	if (kpm_mine())
+		atomic_long_inc(&s->post_hits);
+}
+
+static struct kpm_slot *kpm_of(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	return rp ? container_of(rp, struct kpm_slot, rp) : NULL;
+}
+
+static int kpm_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpm_slot *s = kpm_of(ri);
+
+	if (!s)
+		return 1;
+	kpm_alive(s);
+	memset(ri->data, 0xa0 ^ s->id, s->rp.data_size);
+	if (kpm_mine())
+		atomic_long_inc(&s->entry_hits);
+	return s->skip;
+}
+
+static int kpm_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpm_slot *s = kpm_of(ri);
+	size_t i;
+
+	if (!s)
+		return 0;
+	kpm_alive(s);
+	if (s->rp.entry_handler)
+		for (i = 0; i < s->rp.data_size; i++)
+			if (ri->data[i] != (0xa0 ^ s->id)) {
+				atomic_inc(&s->bad_data);
+				break;
+			}
+	if (kpm_mine())
+		atomic_long_inc(&s->ret_hits);
+	return 0;
+}
+
+/* ---- the threads that call the targets -------------------------------- */
+
+static struct task_struct *kpm_threads[8];
+static atomic_long_t kpm_wrong;		/* a call computed a wrong value */
+static atomic_long_t kpm_thread_calls;
+
+static int kpm_thread(void *arg)
+{
+	unsigned long n = (unsigned long)arg;
+	long x;
+	unsigned int f;
+
+	while (!kthread_should_stop()) {
+		n = n * 1103515245 + 12345;
+		f = (n >> 16) % KPM_FUNCS;
+		x = (long)(n >> 8) & 0xffff;
+		if (kpm_call(f, x) != kpm_funcs[f].want(x))
+			atomic_long_inc(&kpm_wrong);
+		atomic_long_inc(&kpm_thread_calls);
+		if (!(n & 7))
+			usleep_range(20, 60);
+		else
+			cond_resched();
+	}
+	return 0;
+}
+
+/* ---- registering, in the shapes a caller may use ----------------------- */
+
+static unsigned long kpm_addr(unsigned int f, unsigned int place)
+{
+	return (unsigned long)kpm_funcs[f].fn + kpm_funcs[f].places[place];
+}
+
+static struct kprobe *kpm_kp(struct kpm_slot *s)
+{
+	return s->is_ret ? &s->rp.kp : &s->kp;
+}
+
+/* Fill the struct anew, as a caller reusing it must. */
+static void kpm_fill(struct kpm_slot *s, unsigned int f, unsigned int place)
+{
+	struct kprobe *kp;
+
+	memset(&s->kp, 0, sizeof(s->kp));
+	memset(&s->rp, 0, sizeof(s->rp));
+	s->fn = f;
+	s->place = place;
+	kp = kpm_kp(s);
+	if (kpm_rand(2)) {
+		kp->addr = (kprobe_opcode_t *)kpm_addr(f, place);
+	} else {
+		kp->symbol_name = kpm_funcs[f].name;
+		kp->offset = kpm_funcs[f].places[place];
+	}
+	if (s->is_ret) {
+		s->entry = kpm_rand(3) != 0;
+		s->skip = s->entry && !kpm_rand(4);
+		s->rp.handler = kpm_ret;
+		s->rp.entry_handler = s->entry ? kpm_entry : NULL;
+		s->rp.data_size = s->entry ? kpm_rand(5) * 8 : 0;
+		s->rp.maxactive = 32;
+	} else {
+		s->post = !kpm_rand(3);
+		s->kp.pre_handler = kpm_pre;
+		s->kp.post_handler = s->post ? kpm_post : NULL;
+	}
+}
+
+static int kpm_register(struct kpm_slot *s)
+{
+	return s->is_ret ? register_kretprobe(&s->rp) : register_kprobe(&s->kp);
+}
+
+static void kpm_unregister(struct kpm_slot *s)
+{
+	if (s->is_ret)
+		unregister_kretprobe(&s->rp);
+	else
+		unregister_kprobe(&s->kp);
+}
+
+/* The model after a registration that returned 0. */
+static void kpm_registered(struct kpm_slot *s)
+{
+	s->reg = true;
+	s->on = true;
+	s->at = (unsigned long)kpm_kp(s)->addr;
+}
+
+static void kpm_unregistered(struct kpm_slot *s)
+{
+	atomic_set(&s->live, 0);
+	s->reg = false;
+	s->on = false;
+}
+
+/* ---- calibration --------------------------------------------------------- */
+
+/* The size of the function at @fn, from kallsyms ("name+off/size"). */
+static unsigned int kpm_size(void *fn)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned long size;
+	char *slash;
+
+	sprint_symbol(buf, (unsigned long)fn);
+	slash = strchr(buf, '/');
+	if (!slash || sscanf(slash + 1, "%lx", &size) != 1)
+		return 0;
+	return min_t(unsigned long, size, KPM_SCAN);
+}
+
+/*
+ * The places of function @f: offsets where a kprobe registers and is hit
+ * exactly once per call, and what register_kretprobe() answers there.
+ */
+static void kpm_calibrate(unsigned int f)
+{
+	struct kpm_func *fu = &kpm_funcs[f];
+	struct kpm_slot *s = &kpm_slots[0];
+	unsigned int off, n = 0;
+	long before;
+	int ret;
+
+	for (off = 0; off < fu->size && n < KPM_PLACES; off++) {
+		memset(&s->kp, 0, sizeof(s->kp));
+		s->kp.addr = (kprobe_opcode_t *)((unsigned long)fu->fn + off);
+		s->kp.pre_handler = kpm_pre;
+		atomic_set(&s->live, 1);
+		if (register_kprobe(&s->kp))
+			continue;
+		before = atomic_long_read(&s->pre);
+		kpm_call(f, 1);
+		kpm_call(f, 2);
+		unregister_kprobe(&s->kp);
+		if (atomic_long_read(&s->pre) - before == 2)
+			fu->places[n++] = off;
+	}
+	fu->nr_places = n;
+	for (n = 0; n < fu->nr_places; n++) {
+		memset(&s->rp, 0, sizeof(s->rp));
+		s->rp.kp.addr = (kprobe_opcode_t *)kpm_addr(f, n);
+		s->rp.handler = kpm_ret;
+		ret = register_kretprobe(&s->rp);
+		if (!ret)
+			unregister_kretprobe(&s->rp);
+		fu->ret_answer[n] = ret;
+	}
+	atomic_set(&s->live, 0);
+	atomic_long_set(&s->pre, 0);
+	atomic_long_set(&s->ret_hits, 0);
+}
+
+/* ---- the checks ------------------------------------------------------------ */
+
+/* Hits are shown seen/model. */
+static char kpm_history[KPM_HISTORY][96];
+static unsigned int kpm_step;
+static unsigned int kpm_divergences;
+static char *kpm_list_buf;
+
+static __printf(1, 2) void kpm_diverged(const char *fmt, ...)
+{
+	va_list args;
+
+	if (!kpm_divergences++) {
+		va_start(args, fmt);
+		pr_err("divergence at step %u: %pV\n", kpm_step,
+		       &(struct va_format){ .fmt = fmt, .va = &args });
+		va_end(args);
+	}
+}
+
+#define KPM_NOTE(fmt, ...) \
+	snprintf(kpm_history[kpm_step % KPM_HISTORY], \
+		 sizeof(kpm_history[0]), fmt, ##__VA_ARGS__)
+
+static void kpm_check_counts(void)
+{
+	struct kpm_slot *s;
+	int i;
+
+	for (i = 0; i < KPM_SLOTS; i++) {
+		s = &kpm_slots[i];
+		if (atomic_long_read(&s->pre) != s->want_pre ||
+		    atomic_long_read(&s->post_hits) != s->want_post ||
+		    atomic_long_read(&s->entry_hits) != s->want_entry ||
+		    atomic_long_read(&s->ret_hits) != s->want_ret)
+			kpm_diverged("slot %d %s+%u%s%s: pre %ld/%ld post %ld/%ld entry %ld/%ld ret %ld/%ld",
+				     i, kpm_funcs[s->fn].name,
+				     kpm_funcs[s->fn].places[s->place],
+				     s->reg ? "" : " unregistered",
+				     s->reg && !s->on ? " disabled" : "",
+				     atomic_long_read(&s->pre), s->want_pre,
+				     atomic_long_read(&s->post_hits), s->want_post,
+				     atomic_long_read(&s->entry_hits), s->want_entry,
+				     atomic_long_read(&s->ret_hits), s->want_ret);
+		if (atomic_read(&s->late))
+			kpm_diverged("slot %d: %d handler calls after its unregistration returned",
+				     i, atomic_read(&s->late));
+		if (atomic_read(&s->bad_data))
+			kpm_diverged("slot %d: kretprobe data changed between entry and return",
+				     i);
+	}
+	if (atomic_long_read(&kpm_wrong))
+		kpm_diverged("%ld calls of the targets computed a wrong value",
+			     atomic_long_read(&kpm_wrong));
+}
+
+/* One line of the probe list, as far as the model knows it. */
+struct kpm_line {
+	unsigned long addr;
+	char kind;
+	bool disabled;
+};
+
+static int kpm_line_cmp(const void *a, const void *b)
+{
+	const struct kpm_line *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	return (int)x->disabled - (int)y->disabled;
+}
+
+static bool kpm_in_targets(unsigned long addr)
+{
+	int f;
+
+	for (f = 0; f < KPM_FUNCS; f++)
+		if (addr >= (unsigned long)kpm_funcs[f].fn &&
+		    addr < (unsigned long)kpm_funcs[f].fn + kpm_funcs[f].size)
+			return true;
+	return false;
+}
+
+/* The lines of /sys/kernel/debug/kprobes/list at the targets; -1 on error. */
+static int kpm_read_list(struct kpm_line *lines)
+{
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t got, len = 0;
+	char *line, *next;
+	int n = 0;
+
+	file = filp_open("/sys/kernel/debug/kprobes/list", O_RDONLY, 0);
+	if (IS_ERR(file))
+		return -1;
+	while (len < KPM_LIST_BUF - 1) {
+		got = kernel_read(file, kpm_list_buf + len,
+				  KPM_LIST_BUF - 1 - len, &pos);
+		if (got <= 0)
+			break;
+		len += got;
+	}
+	filp_close(file, NULL);
+	kpm_list_buf[len] = '\0';
+	for (line = kpm_list_buf; line && *line; line = next) {
+		unsigned long addr;
+		char kind;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "%lx %c", &addr, &kind) != 2 ||
+		    !kpm_in_targets(addr))
+			continue;
+		if (n == KPM_LIST_MAX)
+			return -1;
+		lines[n].addr = addr;
+		lines[n].kind = kind;
+		lines[n].disabled = !!strstr(line, "[DISABLED]");
+		n++;
+	}
+	return n;
+}
+
+static void kpm_check_list(void)
+{
+	static struct kpm_line seen[KPM_LIST_MAX], want[KPM_SLOTS];
+	int i, n_seen, n_want = 0;
+
+	for (i = 0; i < KPM_SLOTS; i++) {
+		struct kpm_slot *s = &kpm_slots[i];
+
+		if (!s->reg)
+			continue;
+		want[n_want].addr = s->at;
+		want[n_want].kind = s->is_ret ? 'r' : 'k';
+		want[n_want].disabled = !s->on;
+		n_want++;
+	}
+	n_seen = kpm_read_list(seen);
+	if (n_seen < 0) {
+		kpm_diverged("cannot read the probe list");
+		return;
+	}
+	sort(seen, n_seen, sizeof(seen[0]), kpm_line_cmp, NULL);
+	sort(want, n_want, sizeof(want[0]), kpm_line_cmp, NULL);
+	if (n_seen == n_want && !memcmp(seen, want, n_want * sizeof(want[0])))
+		return;
+	kpm_diverged("the probe list has %d lines at the targets, the model %d", n_seen, n_want);
+	for (i = 0; i < max(n_seen, n_want); i++)
+		pr_err("  list %d: seen %lx %c%s, model %lx %c%s\n", i,
+		       i < n_seen ? seen[i].addr : 0, i < n_seen ? seen[i].kind : '-',
+		       i < n_seen && seen[i].disabled ? " [DISABLED]" : "",
+		       i < n_want ? want[i].addr : 0, i < n_want ? want[i].kind : '-',
+		       i < n_want && want[i].disabled ? " [DISABLED]" : "");
+}
+
+/*
+ * The text as the model has it: NULL if it is, else what is wrong.  A
+ * function no probe is registered on is as it was; an address with an
+ * enabled probe is not.
+ */
+static const char *kpm_text_wrong(unsigned int *where)
+{
+	bool any[KPM_FUNCS] = { };
+	int i, f;
+
+	for (i = 0; i < KPM_SLOTS; i++)
+		if (kpm_slots[i].reg)
+			any[kpm_slots[i].fn] = true;
+	for (f = 0; f < KPM_FUNCS; f++) {
+		*where = f;
+		if (!any[f] && memcmp(kpm_funcs[f].fn, kpm_funcs[f].text,
+				      kpm_funcs[f].size))
+			return "changed, with no probe registered";
+	}
+	for (i = 0; i < KPM_SLOTS; i++) {
+		struct kpm_slot *s = &kpm_slots[i];
+		unsigned long off = s->at - (unsigned long)kpm_funcs[s->fn].fn;
+
+		*where = s->fn;
+		if (s->reg && s->on && off < KPM_SCAN &&
+		    !memcmp((void *)s->at, kpm_funcs[s->fn].text + off, KPM_CMP))
+			return "as it was, under an enabled probe";
+	}
+	return NULL;
+}
+
+static void kpm_check_text(void)
+{
+	unsigned int waited = 0, f = 0;
+	const char *wrong;
+
+	while ((wrong = kpm_text_wrong(&f)) && waited < KPM_SETTLE_MS) {
+		msleep(20);
+		waited += 20;
+	}
+	if (wrong)
+		kpm_diverged("text of %s: %s", kpm_funcs[f].name, wrong);
+}
+
+static void kpm_check(void)
+{
+	kpm_check_counts();
+	kpm_check_list();
+	kpm_check_text();
+}
+
+/* ---- the operations ----------------------------------------------------- */
+
+struct kpm_stats {
+	unsigned long calls, regs, refused;
+};
+
+static struct kpm_stats kpm_stats;
+
+/* A slot of the kind asked, registered or not; NULL if there is none. */
+static struct kpm_slot *kpm_pick(bool is_ret, int reg)
+{
+	unsigned int base = is_ret ? KPM_KPROBES : 0;
+	unsigned int nr = is_ret ? KPM_KRETPROBES : KPM_KPROBES;
+	unsigned int i, start = kpm_rand(nr);
+
+	for (i = 0; i < nr; i++) {
+		struct kpm_slot *s = &kpm_slots[base + (start + i) % nr];
+
+		if (reg < 0 || s->reg == reg)
+			return s;
+	}
+	return NULL;
+}
+
+/* A function with places, and one of its places. */
+static bool kpm_pick_place(unsigned int *f, unsigned int *place)
+{
+	unsigned int i, start = kpm_rand(KPM_FUNCS);
+
+	for (i = 0; i < KPM_FUNCS; i++) {
+		*f = (start + i) % KPM_FUNCS;
+		if (kpm_funcs[*f].nr_places) {
+			*place = kpm_rand(kpm_funcs[*f].nr_places);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* What registering @s, filled for its place, must return. */
+static int kpm_expect(struct kpm_slot *s)
+{
+	return s->is_ret ? kpm_funcs[s->fn].ret_answer[s->place] : 0;
+}
+
+static void kpm_op_register(bool is_ret)
+{
+	struct kpm_slot *s = kpm_pick(is_ret, false);
+	unsigned int f, place;
+	int ret, want;
+
+	if (!s || !kpm_pick_place(&f, &place))
+		return;
+	kpm_fill(s, f, place);
+	want = kpm_expect(s);
+	KPM_NOTE("register slot %u at %s+%u", s->id, kpm_funcs[f].name,
+		 kpm_funcs[f].places[place]);
+	atomic_set(&s->live, 1);
+	ret = kpm_register(s);
+	if (ret != want)
+		kpm_diverged("register slot %u at %s+%u returned %d, the model %d",
+			     s->id, kpm_funcs[f].name, kpm_funcs[f].places[place],
+			     ret, want);
+	if (!ret) {
+		kpm_registered(s);
+		kpm_stats.regs++;
+	} else {
+		kpm_unregistered(s);
+		kpm_stats.refused++;
+	}
+}
+
+static void kpm_op_unregister(bool is_ret)
+{
+	struct kpm_slot *s = kpm_pick(is_ret, -1);
+
+	if (!s)
+		return;
+	KPM_NOTE("unregister slot %u (%s)", s->id, s->reg ? "registered" : "not registered");
+	kpm_unregister(s);
+	if (s->reg)
+		kpm_unregistered(s);
+}
+
+static void kpm_op_batch(bool is_ret)
+{
+	struct kprobe *kps[KPM_BATCH + 1];
+	struct kretprobe *rps[KPM_BATCH + 1];
+	struct kpm_slot *batch[KPM_BATCH];
+	unsigned int i, n = 0, want_n = 1 + kpm_rand(KPM_BATCH);
+	unsigned int f, place, total;
+	int bad = -1, ret, want = 0;
+
+	while (n < want_n) {
+		struct kpm_slot *s = kpm_pick(is_ret, false);
+
+		for (i = 0; s && i < n; i++)
+			if (batch[i] == s)
+				s = NULL;
+		if (!s || !kpm_pick_place(&f, &place))
+			break;
+		kpm_fill(s, f, place);
+		if (kpm_expect(s))
+			break;
+		batch[n++] = s;
+	}
+	if (!n)
+		return;
+	total = n;
+	if (!kpm_rand(4)) {
+		bad = kpm_rand(n + 1);
+		total = n + 1;
+		want = -ENOENT;
+	}
+	for (i = 0; i < total; i++) {
+		struct kpm_slot *s = NULL;
+		unsigned int j = i;
+
+		if ((int)i == bad) {
+			memset(&kpm_bad_kp, 0, sizeof(kpm_bad_kp));
+			memset(&kpm_bad_rp, 0, sizeof(kpm_bad_rp));
+			kpm_bad_kp.symbol_name = "kpm_no_such_function";
+			kpm_bad_kp.pre_handler = kpm_pre;
+			kpm_bad_rp.kp.symbol_name = "kpm_no_such_function";
+			kpm_bad_rp.handler = kpm_ret;
+			kps[i] = &kpm_bad_kp;
+			rps[i] = &kpm_bad_rp;
+			continue;
+		}
+		if (bad >= 0 && (int)i > bad)
+			j = i - 1;
+		s = batch[j];
+		atomic_set(&s->live, 1);
+		kps[i] = &s->kp;
+		rps[i] = &s->rp;
+	}
+	KPM_NOTE("batch of %u %s%s", n, is_ret ? "kretprobes" : "kprobes",
+		 bad >= 0 ? " and an unknown symbol" : "");
+	ret = is_ret ? register_kretprobes(rps, total) : register_kprobes(kps, total);
+	if (ret != want)
+		kpm_diverged("register_%s() of %u (%s) returned %d, the model %d",
+			     is_ret ? "kretprobes" : "kprobes", total,
+			     bad >= 0 ? "one unknown" : "all known", ret, want);
+	for (i = 0; i < n; i++) {
+		if (ret) {
+			kpm_unregistered(batch[i]);
+		} else {
+			kpm_registered(batch[i]);
+			kpm_stats.regs++;
+		}
+	}
+	if (ret)
+		kpm_stats.refused++;
+}
+
+static void kpm_op_unbatch(bool is_ret)
+{
+	struct kprobe *kps[KPM_BATCH];
+	struct kretprobe *rps[KPM_BATCH];
+	struct kpm_slot *batch[KPM_BATCH];
+	unsigned int i, n = 0, want_n = 1 + kpm_rand(KPM_BATCH);
+
+	while (n < want_n) {
+		struct kpm_slot *s = kpm_pick(is_ret, true);
+
+		for (i = 0; s && i < n; i++)
+			if (batch[i] == s)
+				s = NULL;
+		if (!s)
+			break;
+		batch[n] = s;
+		kps[n] = &s->kp;
+		rps[n] = &s->rp;
+		n++;
+	}
+	if (!n)
+		return;
+	KPM_NOTE("unregister a batch of %u %s", n, is_ret ? "kretprobes" : "kprobes");
+	if (is_ret)
+		unregister_kretprobes(rps, n);
+	else
+		unregister_kprobes(kps, n);
+	for (i = 0; i < n; i++)
+		kpm_unregistered(batch[i]);
+}
+
+static void kpm_op_enable(bool is_ret, bool on)
+{
+	struct kpm_slot *s = kpm_pick(is_ret, -1);
+	struct kprobe *kp;
+	int ret, want;
+
+	if (!s)
+		return;
+	kp = kpm_kp(s);
+	want = s->reg ? 0 : -EINVAL;
+	KPM_NOTE("%s slot %u (%s)", on ? "enable" : "disable", s->id,
+		 s->reg ? "registered" : "not registered");
+	ret = on ? enable_kprobe(kp) : disable_kprobe(kp);
+	if (ret != want)
+		kpm_diverged("%s slot %u returned %d, the model %d",
+			     on ? "enable" : "disable", s->id, ret, want);
+	if (s->reg)
+		s->on = on;
+}
+
+static void kpm_op_again(bool is_ret)
+{
+	struct kpm_slot *s = kpm_pick(is_ret, true);
+	int ret;
+
+	if (!s)
+		return;
+	KPM_NOTE("register registered slot %u again", s->id);
+	ret = kpm_register(s);
+	if (ret != -EINVAL)
+		kpm_diverged("registering registered slot %u again returned %d, the model %d",
+			     s->id, ret, -EINVAL);
+}
+
+/* A registered probe's struct changed as a careless caller would. */
+static void kpm_op_change(bool is_ret)
+{
+	struct kpm_slot *s = kpm_pick(is_ret, true);
+	struct kprobe *kp;
+	unsigned int f, place;
+
+	if (!s || !kpm_pick_place(&f, &place))
+		return;
+	kp = kpm_kp(s);
+	KPM_NOTE("change registered slot %u's fields to %s+%u", s->id,
+		 kpm_funcs[f].name, kpm_funcs[f].places[place]);
+	switch (kpm_rand(3)) {
+	case 0:
+		kp->addr = (kprobe_opcode_t *)kpm_addr(f, place);
+		break;
+	case 1:
+		kp->addr = NULL;
+		kp->symbol_name = kpm_funcs[f].name;
+		kp->offset = kpm_funcs[f].places[place];
+		break;
+	default:
+		kp->offset += 1;
+		break;
+	}
+}
+
+static void kpm_op_call(void)
+{
+	unsigned int f = kpm_rand(KPM_FUNCS), n = 1 + kpm_rand(3), i, k;
+	long x;
+
+	KPM_NOTE("call %s %u times", kpm_funcs[f].name, n);
+	for (k = 0; k < n; k++) {
+		x = kpm_rand(1000);
+		if (kpm_call(f, x) != kpm_funcs[f].want(x))
+			atomic_long_inc(&kpm_wrong);
+		kpm_stats.calls++;
+		for (i = 0; i < KPM_SLOTS; i++) {
+			struct kpm_slot *s = &kpm_slots[i];
+
+			if (!s->reg || !s->on || s->fn != f)
+				continue;
+			if (!s->is_ret) {
+				s->want_pre++;
+				s->want_post += s->post;
+			} else {
+				s->want_entry += s->entry;
+				s->want_ret += !s->skip;
+			}
+		}
+	}
+}
+
+static void kpm_op(void)
+{
+	bool is_ret = kpm_rand(3) == 0;
+	unsigned int r = kpm_rand(100);
+
+	if (r < 18)
+		kpm_op_register(is_ret);
+	else if (r < 30)
+		kpm_op_unregister(is_ret);
+	else if (r < 38)
+		kpm_op_batch(is_ret);
+	else if (r < 44)
+		kpm_op_unbatch(is_ret);
+	else if (r < 52)
+		kpm_op_enable(is_ret, true);
+	else if (r < 60)
+		kpm_op_enable(is_ret, false);
+	else if (r < 64 && again)
+		kpm_op_again(is_ret);
+	else if (r < 68 && change)
+		kpm_op_change(is_ret);
+	else
+		kpm_op_call();
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+static void kpm_unregister_all(void)
+{
+	int i;
+
+	for (i = 0; i < KPM_SLOTS; i++)
+		if (kpm_slots[i].reg) {
+			kpm_unregister(&kpm_slots[i]);
+			kpm_unregistered(&kpm_slots[i]);
+		}
+}
+
+static void kpm_print_history(void)
+{
+	unsigned int i, first = kpm_step >= KPM_HISTORY ? kpm_step - KPM_HISTORY + 1 : 0;
+
+	for (i = first; i <= kpm_step; i++)
+		pr_err("  step %u: %s\n", i, kpm_history[i % KPM_HISTORY]);
+	pr_err("replay: insmod kp_model.ko seed=%lu ops=%u threads=%u again=%d change=%d\n",
+	       seed, kpm_step + 1, threads, again, change);
+}
+
+static void kpm_run(void)
+{
+	unsigned int i, nr_threads = min_t(uint, threads, ARRAY_SIZE(kpm_threads));
+	unsigned int places = 0;
+	unsigned long end;
+
+	for (i = 0; i < KPM_FUNCS; i++) {
+		kpm_funcs[i].size = kpm_size(kpm_funcs[i].fn);
+		memcpy(kpm_funcs[i].text, kpm_funcs[i].fn, sizeof(kpm_funcs[i].text));
+		kpm_calibrate(i);
+		places += kpm_funcs[i].nr_places;
+	}
+	pr_info("seed=%lu ops=%u threads=%u impl=%s again=%d change=%d: %u places in %d functions\n",
+		seed, ops, nr_threads, impl, again, change, places, KPM_FUNCS);
+	if (!places) {
+		kpm_divergences++;
+		pr_err("no place where a kprobe registers and is hit\n");
+		return;
+	}
+	for (i = 0; i < nr_threads; i++) {
+		kpm_threads[i] = kthread_run(kpm_thread, (void *)(unsigned long)(i + 1),
+					     "kp_model/%u", i);
+		if (IS_ERR(kpm_threads[i]))
+			kpm_threads[i] = NULL;
+	}
+	end = jiffies + seconds * HZ;
+	for (kpm_step = 0; kpm_step < ops && !kpm_divergences; kpm_step++) {
+		if (seconds && time_after(jiffies, end))
+			break;
+		kpm_op();
+		kpm_check();
+		cond_resched();
+	}
+	if (kpm_divergences) {
+		kpm_step--;
+		kpm_print_history();
+	}
+	for (i = 0; i < nr_threads; i++)
+		if (kpm_threads[i])
+			kthread_stop(kpm_threads[i]);
+	kpm_unregister_all();
+	KPM_NOTE("the end: every probe unregistered");
+	kpm_check_list();
+	kpm_check_text();
+}
+
+static int __init kp_model_init(void)
+{
+	int i;
+
+	strscpy(impl, IS_ENABLED(CONFIG_HAVE_KRETPROBE_INSTANCE_POOL) ?
+		"ours" : "upstream", sizeof(impl));
+	if (again < 0)
+		again = !strcmp(impl, "ours");
+	if (change < 0)
+		change = !strcmp(impl, "ours");
+	if (!seed)
+		seed = get_random_u32() | 1;
+	prandom_seed_state(&kpm_rnd, seed);
+	kpm_list_buf = kvmalloc(KPM_LIST_BUF, GFP_KERNEL);
+	if (!kpm_list_buf)
+		return -ENOMEM;
+	for (i = 0; i < KPM_SLOTS; i++) {
+		kpm_slots[i].id = i;
+		kpm_slots[i].is_ret = i >= KPM_KPROBES;
+	}
+	kpm_driver = current;
+	kpm_run();
+	kvfree(kpm_list_buf);
+	snprintf(result, sizeof(result),
+		 "seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu divergences=%u wrong=%ld",
+		 seed, ops, kpm_step, kpm_stats.calls,
+		 atomic_long_read(&kpm_thread_calls), kpm_stats.regs,
+		 kpm_stats.refused, kpm_divergences, atomic_long_read(&kpm_wrong));
+	pr_info("%s\n", result);
+	return 0;
+}
+
+static void __exit kp_model_exit(void)
+{
+}
+
+module_init(kp_model_init);
+module_exit(kp_model_exit);
+MODULE_DESCRIPTION("Random kprobes API sequences checked against a model");
+MODULE_LICENSE("GPL");

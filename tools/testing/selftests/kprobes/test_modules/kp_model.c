@@ -33,10 +33,11 @@
  *
  * The targets are six small functions of this module, three with an
  * ftrace site at their entry and three without (notrace).  Before the
- * sequence, every byte offset of their first KPM_SCAN bytes is tried
- * once: the offsets where a kprobe registers and is hit once per call
- * become the pool's places, and what register_kretprobe() answers at
- * each is remembered: the model expects the same answers every time.
+ * sequence, their first KPM_SCAN bytes are tried once, every
+ * sizeof(kprobe_opcode_t) bytes (the architecture's breakpoint): the
+ * offsets where a kprobe registers and is hit once per call become the
+ * pool's places, and what register_kretprobe() answers at each is
+ * remembered: the model expects the same answers every time.
  *
  * After every step the model checks: the return value; every probe's
  * handler counts for the loading task's calls (pre, post, entry, return);
@@ -69,6 +70,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
+#include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/prandom.h>
@@ -77,6 +79,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #define KPM_FUNCS	6
 #define KPM_SCAN	48	/* bytes of each function tried as places */
@@ -350,6 +353,11 @@ static unsigned long kpm_addr(unsigned int f, unsigned int place)
 	return (unsigned long)kpm_funcs[f].fn + kpm_funcs[f].places[place];
 }
 
+static const char *kpm_kind(struct kpm_slot *s)
+{
+	return s->is_ret ? "kretprobe" : "kprobe";
+}
+
 static struct kprobe *kpm_kp(struct kpm_slot *s)
 {
 	return s->is_ret ? &s->rp.kp : &s->kp;
@@ -441,7 +449,8 @@ static void kpm_calibrate(unsigned int f)
 	long before;
 	int ret;
 
-	for (off = 0; off < fu->size && n < KPM_PLACES; off++) {
+	for (off = 0; off < fu->size && n < KPM_PLACES;
+	     off += sizeof(kprobe_opcode_t)) {
 		memset(&s->kp, 0, sizeof(s->kp));
 		s->kp.addr = (kprobe_opcode_t *)((unsigned long)fu->fn + off);
 		s->kp.pre_handler = kpm_pre;
@@ -473,6 +482,7 @@ static void kpm_calibrate(unsigned int f)
 /* ---- the checks ------------------------------------------------------------ */
 
 /* Hits are shown seen/model. */
+#define KPM_HITS	"pre %ld/%ld post %ld/%ld entry %ld/%ld ret %ld/%ld"
 static char kpm_history[KPM_HISTORY][96];
 static unsigned int kpm_step;
 static unsigned int kpm_divergences;
@@ -505,7 +515,7 @@ static void kpm_check_counts(void)
 		    atomic_long_read(&s->post_hits) != s->want_post ||
 		    atomic_long_read(&s->entry_hits) != s->want_entry ||
 		    atomic_long_read(&s->ret_hits) != s->want_ret)
-			kpm_diverged("slot %d %s+%u%s%s: pre %ld/%ld post %ld/%ld entry %ld/%ld ret %ld/%ld",
+			kpm_diverged("slot %d %s+%u%s%s: " KPM_HITS,
 				     i, kpm_funcs[s->fn].name,
 				     kpm_funcs[s->fn].places[s->place],
 				     s->reg ? "" : " unregistered",
@@ -555,9 +565,19 @@ static bool kpm_in_targets(unsigned long addr)
 	return false;
 }
 
-/* The lines of /sys/kernel/debug/kprobes/list at the targets; -1 on error. */
+/*
+ * The lines of /sys/kernel/debug/kprobes/list at the targets; -1 on error.
+ *
+ * The list is read as a user reads it, through the file's read(): debugfs
+ * files have no read_iter, so kernel_read() cannot read them.  The buffer
+ * is a mapping in the loading task's address space (kpm_ubuf), copied
+ * from there.
+ */
+static unsigned long kpm_ubuf;
+
 static int kpm_read_list(struct kpm_line *lines)
 {
+	char __user *ubuf = (char __user *)kpm_ubuf;
 	struct file *file;
 	loff_t pos = 0;
 	ssize_t got, len = 0;
@@ -567,14 +587,19 @@ static int kpm_read_list(struct kpm_line *lines)
 	file = filp_open("/sys/kernel/debug/kprobes/list", O_RDONLY, 0);
 	if (IS_ERR(file))
 		return -1;
-	while (len < KPM_LIST_BUF - 1) {
-		got = kernel_read(file, kpm_list_buf + len,
-				  KPM_LIST_BUF - 1 - len, &pos);
-		if (got <= 0)
+	got = file->f_op->read ? 0 : -EINVAL;
+	while (!got && len < KPM_LIST_BUF - 1) {
+		got = file->f_op->read(file, ubuf + len, KPM_LIST_BUF - 1 - len, &pos);
+		if (got > 0) {
+			len += got;
+			got = 0;
+		} else if (!got) {
 			break;
-		len += got;
+		}
 	}
 	filp_close(file, NULL);
+	if (got < 0 || copy_from_user(kpm_list_buf, ubuf, len))
+		return -1;
 	kpm_list_buf[len] = '\0';
 	for (line = kpm_list_buf; line && *line; line = next) {
 		unsigned long addr;
@@ -735,13 +760,13 @@ static void kpm_op_register(bool is_ret)
 		return;
 	kpm_fill(s, f, place);
 	want = kpm_expect(s);
-	KPM_NOTE("register slot %u at %s+%u", s->id, kpm_funcs[f].name,
-		 kpm_funcs[f].places[place]);
+	KPM_NOTE("register %s %u at %s+%u", kpm_kind(s), s->id,
+		 kpm_funcs[f].name, kpm_funcs[f].places[place]);
 	atomic_set(&s->live, 1);
 	ret = kpm_register(s);
 	if (ret != want)
-		kpm_diverged("register slot %u at %s+%u returned %d, the model %d",
-			     s->id, kpm_funcs[f].name, kpm_funcs[f].places[place],
+		kpm_diverged("register %s %u at %s+%u returned %d, the model %d",
+			     kpm_kind(s), s->id, kpm_funcs[f].name, kpm_funcs[f].places[place],
 			     ret, want);
 	if (!ret) {
 		kpm_registered(s);
@@ -758,7 +783,8 @@ static void kpm_op_unregister(bool is_ret)
 
 	if (!s)
 		return;
-	KPM_NOTE("unregister slot %u (%s)", s->id, s->reg ? "registered" : "not registered");
+	KPM_NOTE("unregister %s %u (%s)", kpm_kind(s), s->id,
+		 s->reg ? "registered" : "not registered");
 	kpm_unregister(s);
 	if (s->reg)
 		kpm_unregistered(s);
@@ -876,8 +902,8 @@ static void kpm_op_enable(bool is_ret, bool on)
 		return;
 	kp = kpm_kp(s);
 	want = s->reg ? 0 : -EINVAL;
-	KPM_NOTE("%s slot %u (%s)", on ? "enable" : "disable", s->id,
-		 s->reg ? "registered" : "not registered");
+	KPM_NOTE("%s %s %u (%s)", on ? "enable" : "disable", kpm_kind(s),
+		 s->id, s->reg ? "registered" : "not registered");
 	ret = on ? enable_kprobe(kp) : disable_kprobe(kp);
 	if (ret != want)
 		kpm_diverged("%s slot %u returned %d, the model %d",
@@ -893,7 +919,7 @@ static void kpm_op_again(bool is_ret)
 
 	if (!s)
 		return;
-	KPM_NOTE("register registered slot %u again", s->id);
+	KPM_NOTE("register registered %s %u again", kpm_kind(s), s->id);
 	ret = kpm_register(s);
 	if (ret != -EINVAL)
 		kpm_diverged("registering registered slot %u again returned %d, the model %d",
@@ -910,8 +936,8 @@ static void kpm_op_change(bool is_ret)
 	if (!s || !kpm_pick_place(&f, &place))
 		return;
 	kp = kpm_kp(s);
-	KPM_NOTE("change registered slot %u's fields to %s+%u", s->id,
-		 kpm_funcs[f].name, kpm_funcs[f].places[place]);
+	KPM_NOTE("change registered %s %u's fields to %s+%u", kpm_kind(s),
+		 s->id, kpm_funcs[f].name, kpm_funcs[f].places[place]);
 	switch (kpm_rand(3)) {
 	case 0:
 		kp->addr = (kprobe_opcode_t *)kpm_addr(f, place);
@@ -1043,9 +1069,14 @@ static void kpm_run(void)
 		if (kpm_threads[i])
 			kthread_stop(kpm_threads[i]);
 	kpm_unregister_all();
+	if (kpm_divergences)
+		return;
 	KPM_NOTE("the end: every probe unregistered");
+	kpm_check_counts();
 	kpm_check_list();
 	kpm_check_text();
+	if (kpm_divergences)
+		kpm_print_history();
 }
 
 static int __init kp_model_init(void)
@@ -1064,12 +1095,19 @@ static int __init kp_model_init(void)
 	kpm_list_buf = kvmalloc(KPM_LIST_BUF, GFP_KERNEL);
 	if (!kpm_list_buf)
 		return -ENOMEM;
+	kpm_ubuf = vm_mmap(NULL, 0, KPM_LIST_BUF, PROT_READ | PROT_WRITE,
+			   MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(kpm_ubuf)) {
+		kvfree(kpm_list_buf);
+		return -ENOMEM;
+	}
 	for (i = 0; i < KPM_SLOTS; i++) {
 		kpm_slots[i].id = i;
 		kpm_slots[i].is_ret = i >= KPM_KPROBES;
 	}
 	kpm_driver = current;
 	kpm_run();
+	vm_munmap(kpm_ubuf, KPM_LIST_BUF);
 	kvfree(kpm_list_buf);
 	snprintf(result, sizeof(result),
 		 "seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu divergences=%u wrong=%ld",

@@ -35,7 +35,7 @@ else
 fi
 # Fewer steps than this in the time given is a failure: the check would
 # say little.
-MIN_OPS=${KP_MODEL_MIN_OPS:-500}
+MIN_OPS=${KP_MODEL_MIN_OPS:-200}
 PARAMS=/sys/module/kp_model/parameters
 STOP=/tmp/kpsel-model.stop
 FLIPPER=

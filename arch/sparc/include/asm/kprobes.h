@@ -47,8 +47,8 @@ typedef u32 kprobe_opcode_t;
  *   slot + 0	the probed instruction
  *   slot + 4	"ta 0x71": the step is over (also the delay slot of a
  *		delayed control transfer)
- *   slot + 8	"ta 0x71": the step is over, a conditional branch with
- *		the annul bit was not taken and skipped its delay slot
+ *   slot + 8	"ta 0x71": the step is over; reached when a conditional
+ *		branch with the annul bit was not taken (no delay slot ran)
  *   slot + 12	BREAKPOINT_INSTRUCTION, never reached
  */
 #define KPROBE_SLOT_INSNS	4

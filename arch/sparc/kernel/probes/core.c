@@ -27,10 +27,10 @@
  */
 #include "sparc-kprobes.h"
 
+#include <linux/cacheflush.h>
 #include <linux/context_tracking.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
-#include <asm/cacheflush.h>
 #include <asm/pstate.h>
 
 /* The trap levels of "ta 0x70" and "ta 0x71" (software traps 0x100 up). */

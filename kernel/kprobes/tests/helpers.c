@@ -94,13 +94,17 @@ __used noinline long kpkt_inner(long x)
 	return x * x + 1;
 }
 
-/* A load with an exception-table fixup: returns -EFAULT for a bad @addr. */
-__used noinline long kpkt_peek(long addr)
+/*
+ * A load with an exception-table fixup: returns -EFAULT for a bad @from.
+ * Not named addr: sparc64's __get_kernel_nofault() declares an addr of its
+ * own, which would be initialised from itself.
+ */
+__used noinline long kpkt_peek(long from)
 {
 	long v;
 
-	OPTIMIZER_HIDE_VAR(addr);
-	__get_kernel_nofault(&v, (long *)addr, long, fault);
+	OPTIMIZER_HIDE_VAR(from);
+	__get_kernel_nofault(&v, (long *)from, long, fault);
 	return v;
 fault:
 	return -EFAULT;

@@ -78,7 +78,7 @@ long kpkt_leaf(long x);
 long kpkt_caller(long x);
 long kpkt_branch(long x);
 long kpkt_inner(long x);
-long kpkt_peek(long addr);
+long kpkt_peek(long from);
 long kpkt_rsum(long n);
 long kpkt_inflight(long x);
 long kpkt_nokprobe(long x);

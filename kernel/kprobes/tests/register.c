@@ -222,6 +222,8 @@ static void refuse_switch_to(struct kunit *test)
 
 	if (IS_ENABLED(CONFIG_MIPS))
 		kunit_skip(test, "mips switches tasks in resume(): kpkt_arch_refused");
+	if (IS_ENABLED(CONFIG_SPARC64))
+		kunit_skip(test, "sparc64 switches tasks in switch_to(), inline assembly");
 	pp = kpkt_probe_new(test, NULL, "__switch_to", 0);
 
 	kpkt_expect_reject(test, &pp->kp, -EINVAL, "__switch_to");

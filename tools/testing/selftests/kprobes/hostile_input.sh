@@ -160,13 +160,14 @@ null_unregister_kprobes|0|text=none|-|oops-mutex|unregister_kprobes(NULL, 1)
 null_register_kretprobes|-EINVAL|text=none|-|oops|register_kretprobes(NULL, 1)
 '
 
-# errno NAME <-> number; mips and parisc number EILSEQ and EOPNOTSUPP
-# their own way
+# errno NAME <-> number; mips, parisc and sparc number EILSEQ and
+# EOPNOTSUPP their own way
 ERRNOS='EPERM 1 ENOENT 2 E2BIG 7 ENOMEM 12 EFAULT 14 EBUSY 16 EEXIST 17
 ENODEV 19 EINVAL 22 ENOSPC 28 ERANGE 34'
 case $(uname -m) in
 mips*)	ERRNOS="$ERRNOS EILSEQ 88 EOPNOTSUPP 122" ;;
 parisc*)	ERRNOS="$ERRNOS EILSEQ 47 EOPNOTSUPP 223" ;;
+sparc*)	ERRNOS="$ERRNOS EILSEQ 122 EOPNOTSUPP 45" ;;
 *)	ERRNOS="$ERRNOS EILSEQ 84 EOPNOTSUPP 95" ;;
 esac
 

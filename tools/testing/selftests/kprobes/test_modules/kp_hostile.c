@@ -524,9 +524,12 @@ static int kh_vmalloc(struct kh_ctx *c)
 
 static int kh_user(struct kh_ctx *c)
 {
-	/* s390 has separate address spaces: 0x400000 is kernel memory. */
-	if (IS_ENABLED(CONFIG_S390))
-		return kh_no(c, "s390: no user address is a kernel one");
+	/*
+	 * s390 and sparc64 have separate address spaces: 0x400000 is kernel
+	 * memory (on sparc64 the kernel image).
+	 */
+	if (IS_ENABLED(CONFIG_S390) || IS_ENABLED(CONFIG_SPARC64))
+		return kh_no(c, "separate address spaces: no user address is a kernel one");
 	c->addr = (void *)0x400000UL;
 	kh_region(c, c->addr, KH_TEXT);
 	return 0;

@@ -571,22 +571,22 @@ static bool kpm_in_targets(unsigned long addr)
  * The list is read as a user reads it, through the file's read(): debugfs
  * files have no read_iter, so kernel_read() cannot read them.  The buffer
  * is a mapping in the loading task's address space (kpm_ubuf), copied
- * from there.
+ * from there.  The file is opened once (kpm_list) and read from its start
+ * each time: a file closed in module init is only released when the
+ * loading task returns to user space, with its seq_file buffer.
  */
 static unsigned long kpm_ubuf;
+static struct file *kpm_list;
 
 static int kpm_read_list(struct kpm_line *lines)
 {
 	char __user *ubuf = (char __user *)kpm_ubuf;
-	struct file *file;
+	struct file *file = kpm_list;
 	loff_t pos = 0;
 	ssize_t got, len = 0;
 	char *line, *next;
 	int n = 0;
 
-	file = filp_open("/sys/kernel/debug/kprobes/list", O_RDONLY, 0);
-	if (IS_ERR(file))
-		return -1;
 	got = file->f_op->read ? 0 : -EINVAL;
 	while (!got && len < KPM_LIST_BUF - 1) {
 		got = file->f_op->read(file, ubuf + len, KPM_LIST_BUF - 1 - len, &pos);
@@ -597,7 +597,6 @@ static int kpm_read_list(struct kpm_line *lines)
 			break;
 		}
 	}
-	filp_close(file, NULL);
 	if (got < 0 || copy_from_user(kpm_list_buf, ubuf, len))
 		return -1;
 	kpm_list_buf[len] = '\0';
@@ -1101,12 +1100,20 @@ static int __init kp_model_init(void)
 		kvfree(kpm_list_buf);
 		return -ENOMEM;
 	}
+	kpm_list = filp_open("/sys/kernel/debug/kprobes/list", O_RDONLY, 0);
+	if (IS_ERR(kpm_list)) {
+		pr_err("cannot open the probe list: %ld\n", PTR_ERR(kpm_list));
+		vm_munmap(kpm_ubuf, KPM_LIST_BUF);
+		kvfree(kpm_list_buf);
+		return PTR_ERR(kpm_list);
+	}
 	for (i = 0; i < KPM_SLOTS; i++) {
 		kpm_slots[i].id = i;
 		kpm_slots[i].is_ret = i >= KPM_KPROBES;
 	}
 	kpm_driver = current;
 	kpm_run();
+	filp_close(kpm_list, NULL);
 	vm_munmap(kpm_ubuf, KPM_LIST_BUF);
 	kvfree(kpm_list_buf);
 	snprintf(result, sizeof(result),

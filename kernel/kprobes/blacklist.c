@@ -422,7 +422,7 @@ static int kprobe_bl_add_parts(void)
 		preempt_disable();
 		mod = __module_address(first);
 		if (mod)
-			strscpy(modname, mod->name, sizeof(modname));
+			strscpy(modname, module_name(mod), sizeof(modname));
 		preempt_enable();
 		if (!mod)
 			return 0;

@@ -19,7 +19,7 @@
 static bool kpkt_sh_has_delay_slot(u16 insn)
 {
 	return (insn & 0xe000) == 0xa000 ||		/* bra, bsr */
-	       (insn & 0xf0ef) == 0x0003 ||		/* bsrf, braf */
+	       (insn & 0xf0df) == 0x0003 ||		/* bsrf, braf */
 	       (insn & 0xf0df) == 0x400b ||		/* jsr, jmp */
 	       (insn & 0xffdf) == 0x000b ||		/* rts, rte */
 	       (insn & 0xfd00) == 0x8d00;		/* bt/s, bf/s */

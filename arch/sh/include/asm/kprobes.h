@@ -28,7 +28,7 @@
 
 #include <asm-generic/kprobes.h>
 
-/* trapa #imm: 1100 0011 iiii iiii */
+/* trapa #imm: 0xc3 in the high byte, imm in the low one */
 #define KPROBE_SH_TRAPA(imm)	(0xc300U | (imm))
 /* The trap number DIE_TRAP reports for trapa #imm: TRA, imm << 2. */
 #define KPROBE_SH_TRA(imm)	((imm) << 2)

@@ -22,6 +22,25 @@ arch/sh/kernel/kprobes.c
 arch/sh/include/asm/kprobes.h
 '
 
+# Debian 12 has sh4 only in debian-ports: deps.sh builds busybox and
+# bash from Debian's sources, as for riscv64 and parisc;
+# libc6-dev-sh4-cross links the guest's helpers.
+USERLAND=source
+DEB_ARCH=sh4
+QEMU=qemu-system-sh4
+# QEMU's r2d loads the raw image at the board's load address.
+IMAGE=zImage
+IMAGE_PATH=arch/sh/boot/zImage
+MACHINE='-M r2d'
+SMP=1
+# r2d has 64 MB of SDRAM and refuses any other -m.
+MEM=64M
+# serial 0 is the SCI, serial 1 the SCIF: ttySC1
+CONSOLE=ttySC1
+CONSOLE_SERIAL=1
+EXIT=panic
+BOOT_TIMEOUT=1500
+
 # SH7785 (SH-4A, movli.l/movco.l atomics), the board's stock config.
 GATE_DEFCONFIG=r7785rp_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on

@@ -36,12 +36,12 @@
  */
 #include "sh-kprobes.h"
 
+#include <linux/cacheflush.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
-#include <asm/cacheflush.h>
-#include <asm/processor.h>
+#include <linux/processor.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 

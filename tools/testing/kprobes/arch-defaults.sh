@@ -68,6 +68,9 @@ QEMU_EXTRA=
 MEM=1G
 # The console= device.
 CONSOLE=ttyS0
+# QEMU's serial port of the console, from 0: the ports before it are
+# -serial null (sh's r2d: SCI, then the SCIF that is ttySC1).
+CONSOLE_SERIAL=0
 # Kernel arguments before console=, and after the harness's own.
 APPEND_FIRST=
 APPEND=

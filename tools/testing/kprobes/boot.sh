@@ -109,6 +109,10 @@ smp=$(kp_arch SMP)
 [ "${ICOUNT:-}" = 1 ] && [ -n "$(kp_arch SMP_ICOUNT)" ] && smp=$(kp_arch SMP_ICOUNT)
 read -ra machine <<< "$(kp_arch MACHINE)"
 read -ra extra <<< "$(kp_arch QEMU_EXTRA)"
+serial=()
+for ((i = 0; i < $(kp_arch CONSOLE_SERIAL); i++)); do
+	serial+=(-serial null)
+done
 # shellcheck disable=SC2054 # the commas belong to QEMU options
 qemu=(
 	"$KP_QEMU"
@@ -117,6 +121,7 @@ qemu=(
 	-display none
 	-no-reboot
 	-chardev "stdio,id=con,mux=on,signal=off,logfile=$CONSOLE"
+	"${serial[@]}"
 	-serial chardev:con
 	-mon chardev=con,mode=readline
 	-kernel "$KERNEL"

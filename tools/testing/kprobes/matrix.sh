@@ -129,7 +129,9 @@ prepare_flavour()
 # The gate's own work tree: the same files as the flavour's x86-64 tree,
 # prepared apart from it, so that a gate row run from one work tree does
 # not lay its files over a make check of another sharing BUILD=.
-GATE_TREE=gate-$KP_FLAVOUR
+# KP_GATE_TREE names another, for gate rows run from several work trees
+# at once: each prepare lays its own files over the shared one.
+GATE_TREE=${KP_GATE_TREE:-gate-$KP_FLAVOUR}
 
 passed=0
 failed=0

@@ -83,8 +83,13 @@ void arch_kretprobe_trampoline(void);
 
 #else /* !CONFIG_KPROBES */
 
+struct pt_regs;
+
 /* traps.c calls it whatever the configuration. */
-#define trap_is_kprobe(address, regs)	do { } while (0)
+static inline void trap_is_kprobe(unsigned long address,
+				  struct pt_regs *regs)
+{
+}
 
 #endif /* CONFIG_KPROBES */
 

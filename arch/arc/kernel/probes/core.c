@@ -35,11 +35,11 @@
  */
 #include "arc-kprobes.h"
 
+#include <linux/cacheflush.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/preempt.h>
-#include <asm/cacheflush.h>
 #include <asm/disasm.h>
 #include <asm/irqflags.h>
 

@@ -131,6 +131,7 @@ static bool kprobe_arc_follows_delayed(unsigned long addr, int len)
 {
 	unsigned long size, offset;
 	struct disasm_state st;
+	bool want_long = len == 4;
 	struct pt_regs regs;
 	u16 hw;
 
@@ -139,7 +140,7 @@ static bool kprobe_arc_follows_delayed(unsigned long addr, int len)
 		return false;
 	if (kprobe_copy_original_text(&hw, addr - len, sizeof(hw)))
 		return false;
-	if (kprobe_arc_is_long(hw) != (len == 4))
+	if (kprobe_arc_is_long(hw) != want_long)
 		return false;
 	memset(&regs, 0, sizeof(regs));
 	disasm_instr(addr - len, &st, 0, &regs, NULL);

@@ -26,12 +26,12 @@
  */
 #include "loongarch-kprobes.h"
 
+#include <linux/cacheflush.h>
 #include <linux/execmem.h>
 #include <linux/ftrace.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/preempt.h>
-#include <asm/cacheflush.h>
 #include <asm/inst.h>
 #include <asm/loongarch.h>
 

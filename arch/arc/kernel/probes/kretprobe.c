@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * arc kretprobes: diverting the return address at function entry, and
+ * the C half of the return trampoline (kretprobe_trampoline.S).  The
+ * instance pool and the handler loop are generic (kernel/kprobes/).
+ */
+#include "arc-kprobes.h"
+
+/**
+ * arch_prepare_kretprobe() - divert a function's return to the trampoline
+ * @ri: the instance tracking this call
+ * @regs: registers at the function's entry: the return address is still
+ *	in blink, and sp is the caller's
+ *
+ * The stack pointer at entry identifies the call: the function returns
+ * with sp back at this value, which the trampoline hands to the core.
+ */
+void arch_prepare_kretprobe(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	ri->ret_addr = (kprobe_opcode_t *)regs->blink;
+	ri->fp = (void *)regs->sp;
+	regs->blink = (unsigned long)kretprobe_trampoline_addr();
+}
+
+NOKPROBE_SYMBOL(arch_prepare_kretprobe);
+
+/**
+ * arch_kretprobe_trampoline_callback() - run the return handlers
+ * @regs: built by the trampoline; regs->sp is the sp the probed function
+ *	returned with, i.e. its sp at entry (ri->fp)
+ *
+ * kretprobe_trampoline_handler() points regs->ret at the real return
+ * address before the handlers run.
+ *
+ * Return: the address the trampoline returns to.
+ */
+__visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs)
+{
+	return kretprobe_trampoline_handler(regs, (void *)regs->sp);
+}
+
+NOKPROBE_SYMBOL(arch_kretprobe_trampoline_callback);

@@ -270,8 +270,9 @@ static void refuse_bad_fields(struct kunit *test)
 	kr = kpkt_ret_new(test, "kpkt_nokprobe", false);
 	kpkt_ret_expect_reject(test, kr, -EINVAL, "blacklisted");
 
-	/* mips switches tasks in resume() */
-	kr = kpkt_ret_new(test, IS_ENABLED(CONFIG_MIPS) ? "resume" : "__switch_to",
+	/* mips switches tasks in resume(), parisc in _switch_to() */
+	kr = kpkt_ret_new(test, IS_ENABLED(CONFIG_MIPS) ? "resume" :
+			  IS_ENABLED(CONFIG_PARISC) ? "_switch_to" : "__switch_to",
 			  false);
 	kpkt_ret_expect_reject(test, kr, -EINVAL, "__switch_to");
 }

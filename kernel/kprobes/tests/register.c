@@ -221,7 +221,7 @@ static void refuse_switch_to(struct kunit *test)
 	struct kpkt_probe *pp;
 
 	if (IS_ENABLED(CONFIG_MIPS) || IS_ENABLED(CONFIG_PARISC))
-		kunit_skip(test, "tasks switch in resume() (mips), _switch_to() (parisc): kpkt_arch_refused");
+		kunit_skip(test, "resume() (mips), _switch_to() (parisc): kpkt_arch_refused");
 	pp = kpkt_probe_new(test, NULL, "__switch_to", 0);
 
 	kpkt_expect_reject(test, &pp->kp, -EINVAL, "__switch_to");

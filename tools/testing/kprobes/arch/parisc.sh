@@ -13,10 +13,11 @@ PORTED=1
 # QEMU 7.2's firmware (SeaBIOS-hppa 6) reports no data cache but a
 # 32 KB flush stride, which 6.12 makes the slab's minimum alignment: the
 # kernel died in kmem_cache_init() until patches/0022, which the
-# baseline needs as much as ours (BASE_FIXES).
+# baseline needs as much as ours (BASE_FIXES), as patches/0023 (the
+# base's get_user() read every other byte of a tracefs write).
 BOOT=1
 CI_BOOT=0
-BASE_FIXES='0022'
+BASE_FIXES='0022 0023'
 HELP='cross-built 32-bit parisc kernel, qemu-system-hppa B160L'
 # QEMU's B160L and its firmware, SeaBIOS-hppa (qemu-system-data).
 PACKAGES='

@@ -47,6 +47,7 @@ const char *const kpkt_arch_refused[] = {
 	"handle_interruption",
 	"parisc_kprobe_break_handler",
 	"parisc_kprobe_ss_handler",
+	"_switch_to",		/* parisc's __switch_to(), in entry.S */
 	NULL
 };
 

@@ -271,12 +271,14 @@ static void refuse_bad_fields(struct kunit *test)
 	kpkt_ret_expect_reject(test, kr, -EINVAL, "blacklisted");
 
 	/*
-	 * mips switches tasks in resume(); sparc64 in switch_to(), a macro
-	 * of inline assembly, with no function to refuse
+	 * mips switches tasks in resume(), parisc in _switch_to(); sparc64
+	 * in switch_to(), a macro of inline assembly, with no function to
+	 * refuse
 	 */
 	if (IS_ENABLED(CONFIG_SPARC64))
 		return;
-	kr = kpkt_ret_new(test, IS_ENABLED(CONFIG_MIPS) ? "resume" : "__switch_to",
+	kr = kpkt_ret_new(test, IS_ENABLED(CONFIG_MIPS) ? "resume" :
+			  IS_ENABLED(CONFIG_PARISC) ? "_switch_to" : "__switch_to",
 			  false);
 	kpkt_ret_expect_reject(test, kr, -EINVAL, "__switch_to");
 }

@@ -220,8 +220,8 @@ static void refuse_switch_to(struct kunit *test)
 {
 	struct kpkt_probe *pp;
 
-	if (IS_ENABLED(CONFIG_MIPS))
-		kunit_skip(test, "mips switches tasks in resume(): kpkt_arch_refused");
+	if (IS_ENABLED(CONFIG_MIPS) || IS_ENABLED(CONFIG_PARISC))
+		kunit_skip(test, "resume() (mips), _switch_to() (parisc): kpkt_arch_refused");
 	if (IS_ENABLED(CONFIG_SPARC64))
 		kunit_skip(test, "sparc64 switches tasks in switch_to(), inline assembly");
 	pp = kpkt_probe_new(test, NULL, "__switch_to", 0);

@@ -41,6 +41,10 @@ HELP=
 # work tree before our overlay goes in (lib.sh's KP_REMOVED: every
 # architecture's, whatever ARCH).
 REMOVED=
+# Numbers of patches/ (NNNN) that fix the base itself, nothing about
+# kprobes, without which the machine below does not boot: the baseline
+# flavour gets them as well (prepare.sh), ours has every patch anyway.
+BASE_FIXES=
 
 # ---- the guest ------------------------------------------------------------
 # Where its static busybox and bash come from (deps.sh): host (the host's

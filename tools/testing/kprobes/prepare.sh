@@ -15,6 +15,8 @@
 # baseline:  pristine base
 #            + tools/testing/selftests/kprobes/ from this repository, which
 #              only uses the public kprobes API
+#            + the architecture's BASE_FIXES patches (fixes of the base
+#              that its machine needs to boot)
 #
 # The pristine base is never written: every file that is replaced or patched
 # in the staging tree has its hard link broken first.
@@ -165,6 +167,7 @@ inputs_of_tree()
 {
 	[ -f "$BASE" ] || { echo "BASE is a directory: $(now) $$"; return; }
 	echo "$PRISTINE $KP_FLAVOUR"
+	[ "$KP_FLAVOUR" = baseline ] && echo "BASE_FIXES $(kp_arch BASE_FIXES)"
 	(cd "$KP_REPO" && printf '%s\0' "${overlay[@]}" |
 		xargs -0 -r stat -c '%N %a %s %y' --)
 	stat -c '%n %s %y' "$KP_REPO"/patches/*.patch "$KP_TOOLS/prepare.sh" \
@@ -255,6 +258,17 @@ if [ "$KP_FLAVOUR" = ours ]; then
 		done < <(cd "$STAGING" && find "$p" \( -type f -o -type l \) -print0)
 	done
 	[ "$stale" = 0 ] || exit 1
+else
+	# The architecture's BASE_FIXES: fixes of the base without which
+	# its machine does not boot, none about kprobes; the baseline gets
+	# them too, so that both flavours boot the same base.
+	for n in $(kp_arch BASE_FIXES); do
+		p=$(compgen -G "$KP_REPO/patches/$n-*.patch") ||
+			die "BASE_FIXES of ${KP_ARCH_NAME}: no patches/$n-*.patch"
+		touched=$(apply_patch "$p") || exit 1
+		mapfile -t -O "${#patched[@]}" patched <<< "$touched"
+		note "applied ${p#"$KP_REPO"/} (BASE_FIXES)"
+	done
 fi
 
 # Keep kbuild honest.  It rebuilds what is newer than its object, but a file

@@ -10,13 +10,14 @@ ALIASES='hppa'
 KARCH=parisc
 CROSS=hppa-linux-gnu-
 PORTED=1
-# Not booted yet: QEMU 7.2's B160L takes this test kernel, ours and
-# upstream's kprobes alike (BASELINE=1), only as far as kmem_cache_init(),
-# where ___slab_alloc() faults on a NULL freelist (data memory access
-# rights trap at 0x1c, 2026-12-05; UP, SMP, 256 and 512 MB, PROD=1's
-# config without lockdep, all the same).
-# The boot keys below are what a boot needs once that is understood.
-BOOT=0
+# QEMU 7.2's firmware (SeaBIOS-hppa 6) reports no data cache but a
+# 32 KB flush stride, which 6.12 makes the slab's minimum alignment: the
+# kernel died in kmem_cache_init() until patches/0022, which the
+# baseline needs as much as ours (BASE_FIXES), as patches/0023 (the
+# base's get_user() read every other byte of a tracefs write).
+BOOT=1
+CI_BOOT=0
+BASE_FIXES='0022 0023'
 HELP='cross-built 32-bit parisc kernel, qemu-system-hppa B160L'
 # QEMU's B160L and its firmware, SeaBIOS-hppa (qemu-system-data).
 PACKAGES='

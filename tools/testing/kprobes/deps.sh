@@ -67,6 +67,8 @@ REQUIRED=(
 	"util-linux:flock"
 	"coreutils:timeout"
 	"ccache:ccache"
+	# make lint (lint.sh) checks our objects with sparse as well as W=1.
+	"sparse:sparse"
 	"qemu-system-x86:qemu-system-x86_64"
 	"busybox-static:static-busybox"
 	"linux-source-6.12:/usr/src/linux-source-6.12.tar.xz"

@@ -84,11 +84,9 @@ REQUIRED+=($(kp_arch PACKAGES))
 # static libc of the cross compiler (the guest's helpers are linked
 # statically, whatever USERLAND).
 if [ -n "$KP_CROSS" ]; then
-	REQUIRED+=(
-		"gcc-${KP_CROSS%-}:${KP_CROSS}gcc"
-		"binutils-${KP_CROSS%-}:${KP_CROSS}strip"
-		"libc6-dev-$KP_DEB_ARCH-cross:static-libc-cross"
-	)
+	# shellcheck disable=SC2207 # a list, one entry a word
+	REQUIRED+=($(cross_packages "$KP_CROSS")
+		"libc6-dev-$KP_DEB_ARCH-cross:static-libc-cross")
 fi
 # A userland built from source: what building takes.
 if [ -n "$KP_CROSS_USERLAND" ]; then

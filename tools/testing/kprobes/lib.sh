@@ -181,6 +181,15 @@ unset kp_arch_data
 # The architectures: every file's name (those with BOOT=1 boot).
 KP_ARCHES=("${KP_ARCH_FILES[@]##*/}")
 KP_ARCHES=("${KP_ARCHES[@]%.sh}")
+# cross_packages PREFIX - the "package:test" pairs of a cross toolchain
+# (CROSS=PREFIX, e.g. riscv64-linux-gnu-): Debian's gcc-<triplet> and
+# binutils-<triplet>.  deps.sh and the gate (matrix.sh) install them.
+cross_packages()
+{
+	[ -n "$1" ] || return 0
+	printf '%s\n' "gcc-${1%-}:${1}gcc" "binutils-${1%-}:${1}strip"
+}
+
 # kp_arch KEY - the selected architecture's value of KEY.
 kp_arch()
 {

@@ -675,8 +675,8 @@ gate_key()
 # The packages of every gate row ("package:test" pairs), installed as
 # deps.sh installs its own (as root, apt-get) when a test is missing:
 # the file's PACKAGES and, as deps.sh adds them, the gcc and binutils of
-# its CROSS (gcc-<triplet>), which a gate row compiles with unless it
-# says GATE_LLVM.  (riscv64's and ppc64le's PACKAGES do not name their
+# its CROSS (lib.sh's cross_packages), which a gate row compiles with
+# unless it says GATE_LLVM.  (riscv64's and ppc64le's PACKAGES do not name their
 # compiler: a fresh machine's CI failed their rows without this.)
 gate_deps()
 {
@@ -687,9 +687,7 @@ gate_deps()
 		[ -n "$(gate_key "$f" GATE_DEFCONFIG)" ] || continue
 		cross=$(gate_key "$f" CROSS)
 		[ -n "$(gate_key "$f" GATE_LLVM)" ] && cross=
-		for pair in $(gate_key "$f" PACKAGES) \
-			    ${cross:+"gcc-${cross%-}:${cross}gcc"} \
-			    ${cross:+"binutils-${cross%-}:${cross}ld"}; do
+		for pair in $(gate_key "$f" PACKAGES) $(cross_packages "$cross"); do
 			pkg=${pair%%:*}
 			test=${pair#*:}
 			# deps.sh's named checks (static-libc32, ...) are the

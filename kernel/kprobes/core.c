@@ -8,8 +8,8 @@
  * resolve the address, find the site or create one (check the address,
  * let the architecture prepare the instruction, insert it in the table),
  * link the member, bring the site's arming up to date.  Unregistering is
- * the reverse, with one RCU grace period between unlinking and freeing so
- * that no handler of the probe still runs when it returns.
+ * the reverse, with one (expedited) RCU grace period between unlinking and
+ * freeing so that no handler of the probe still runs when it returns.
  *
  * kprobe_mutex serialises every change to sites, members and the table.
  */
@@ -225,7 +225,7 @@ int __register_kprobe_locked(struct kprobe *p)
 		kprobe_detach_locked(p, &reap);
 		/* Inside register_kprobes(): the site must be out of the table. */
 		kprobe_batch_flush();
-		synchronize_rcu();
+		kprobe_wait_handlers();
 		kprobe_reap_locked(reap);
 		kprobe_detach_done(p);
 		p->addr = user_addr;
@@ -347,6 +347,24 @@ int kprobe_detach_locked(struct kprobe *p, struct kprobe_site **reap)
 	return 0;
 }
 
+/*
+ * Wait until no CPU still runs a handler of a probe detached before the
+ * call, or reads a site unlinked before it.  Every handler runs with
+ * preemption or interrupts disabled, so an RCU grace period is enough.
+ *
+ * An expedited one: perf and bpftrace detach their probes one at a time,
+ * one unregistration per probe, and a normal grace period (several
+ * scheduler ticks) each makes a few hundred probes take tens of seconds
+ * to go.  The expedited wait interrupts only the CPUs that are in the
+ * kernel with RCU watching, not idle or nohz_full ones in user space, and
+ * rcupdate.rcu_normal=1 (real-time setups) makes it a normal grace period
+ * again.  A batch pays it once.
+ */
+void kprobe_wait_handlers(void)
+{
+	synchronize_rcu_expedited();
+}
+
 void kprobe_reap(struct kprobe_site *reap)
 {
 	if (!reap)
@@ -390,7 +408,7 @@ void __unregister_kprobes_many(struct kprobe **kps, int num)
 	}
 	kprobe_batch_end(batch);
 	mutex_unlock(&kprobe_mutex);
-	synchronize_rcu();
+	kprobe_wait_handlers();
 	kprobe_reap(reap);
 	for (i = 0; i < num; i++) {
 		/* A stranger's list was never ours: not even read. */
@@ -425,8 +443,9 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  * @num: how many
  *
  * Like unregister_kprobe() for each, but waits for a single RCU grace
- * period for the whole array.  Entries that are not registered get their
- * @addr cleared and are otherwise left alone; the rest go normally.
+ * period (expedited, see kprobe_wait_handlers()) for the whole array.
+ * Entries that are not registered get their @addr cleared and are
+ * otherwise left alone; the rest go normally.
  *
  * Context: process context; takes kprobe_mutex; sleeps.
  */

@@ -224,13 +224,13 @@ int __register_kprobe_locked(struct kprobe *p);
 
 /*
  * Unregistration runs in three steps so that a batch of probes costs a
- * single RCU grace period:
+ * single RCU grace period (kprobe_wait_handlers()):
  *
  *	struct kprobe_site *reap = NULL;
  *	mutex_lock(&kprobe_mutex);
  *	for each p: kprobe_detach_locked(p, &reap);	(-EINVAL: skip p)
  *	mutex_unlock(&kprobe_mutex);
- *	synchronize_rcu();		no handler of a detached p still runs
+ *	kprobe_wait_handlers();		no handler of a detached p still runs
  *	kprobe_reap(reap);		frees the sites left without members
  *	for each p: kprobe_detach_done(p);	p->list empty: reusable
  *
@@ -249,6 +249,7 @@ static inline bool kprobe_detached_here(struct kprobe *p)
 	return p->list.prev == LIST_POISON2;
 }
 
+void kprobe_wait_handlers(void);
 void kprobe_reap(struct kprobe_site *reap);
 void kprobe_detach_done(struct kprobe *p);
 void __unregister_kprobes_many(struct kprobe **kps, int num);

@@ -715,7 +715,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	 * No entry handler of a detached probe runs after this, and no
 	 * trampoline handler that read a back-pointer before it was cleared.
 	 */
-	synchronize_rcu();
+	kprobe_wait_handlers();
 	kprobe_reap(reap);
 
 	for (i = 0; i < num; i++) {

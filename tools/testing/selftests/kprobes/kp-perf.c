@@ -18,6 +18,14 @@
  * Usage: kp-perf [FUNCTION]
  * Prints one TAP line per check; exits 0 (all passed), 1 (a check failed)
  * or 4 (kselftest's skip: no kprobe PMU).
+ *
+ * Usage: kp-perf --detach N
+ * What perf and bpftrace do with many probes, timed for make bench: open
+ * kprobe events on the first N functions of available_filter_functions
+ * that accept one (in kernel text; refusals are skipped and counted),
+ * then close them one at a time.  Prints "kpbench,perfN_open_us,T" and
+ * "kpbench,perfN_close_us,T" lines, which bench.py reads from the console
+ * as it reads kpbench.ko's.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -27,9 +35,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PMU_TYPE_FILE	"/sys/bus/event_source/devices/kprobe/type"
+#define FILTER_FUNCS	"/sys/kernel/tracing/available_filter_functions"
 #define LOOPS		1000
 #define KSFT_SKIP	4
 
@@ -103,6 +113,51 @@ static void count_hits(int type, const char *func, int ret)
 	report(count >= LOOPS, what);
 }
 
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* Open kprobe events on @n functions, then close them one by one. */
+static int detach_bench(int type, int n)
+{
+	long long t_open = 0, t0;
+	int *fds = calloc(n, sizeof(*fds));
+	int opened = 0, refused = 0, i;
+	char line[512], name[256];
+	FILE *f = fopen(FILTER_FUNCS, "r");
+
+	if (!f || !fds) {
+		printf("# --detach: cannot read %s\n", FILTER_FUNCS);
+		return 1;
+	}
+	while (opened < n && fgets(line, sizeof(line), f)) {
+		/* "name" or "name [module]": kernel text only. */
+		if (sscanf(line, "%255s", name) != 1 || strchr(line, '['))
+			continue;
+		t0 = now_us();
+		fds[opened] = open_probe(type, name, 0);
+		if (fds[opened] < 0) {
+			refused++;
+			continue;
+		}
+		t_open += now_us() - t0;
+		opened++;
+	}
+	fclose(f);
+	t0 = now_us();
+	for (i = 0; i < opened; i++)
+		close(fds[i]);
+	printf("kpbench,perf%d_open_us,%lld\n", n, t_open);
+	printf("kpbench,perf%d_close_us,%lld\n", n, now_us() - t0);
+	printf("# --detach: %d opened, %d refused\n", opened, refused);
+	free(fds);
+	return opened == n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *func = argc > 1 ? argv[1] : "__x64_sys_getpid";
@@ -114,6 +169,8 @@ int main(int argc, char **argv)
 		       PMU_TYPE_FILE);
 		return KSFT_SKIP;
 	}
+	if (argc > 2 && !strcmp(argv[1], "--detach"))
+		return detach_bench(type, atoi(argv[2]));
 	printf("# kprobe PMU type %d\n", type);
 	count_hits(type, func, 0);
 	count_hits(type, func, 1);

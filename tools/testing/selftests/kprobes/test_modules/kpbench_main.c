@@ -497,13 +497,16 @@ static void kpb_mass_batch(unsigned int n)
 	kpb_mem_report(what, n, &before, &after);
 }
 
-/* n single register_kprobe() calls, then one unregister_kprobes(). */
+/*
+ * n single register_kprobe() calls, then n single unregister_kprobe()
+ * calls: what perf and bpftrace do when they attach and detach probes.
+ */
 static void kpb_mass_single(unsigned int n)
 {
 	struct kpb_mem before, after;
 	char metric[48], what[24];
-	unsigned int i;
-	u64 t0, t_reg;
+	unsigned int i, j;
+	u64 t0, t_reg, t_unreg;
 	int err = 0;
 
 	kpb_mass_prepare(n);
@@ -517,12 +520,17 @@ static void kpb_mass_single(unsigned int n)
 		i--;
 	}
 	kpb_meminfo(&after);
-	unregister_kprobes(kpb_mass_ptrs, i);
+	t0 = ktime_get_ns();
+	for (j = 0; j < i; j++)
+		unregister_kprobe(kpb_mass_ptrs[j]);
+	t_unreg = ktime_get_ns() - t0;
 	if (err)
 		return;
 
 	snprintf(metric, sizeof(metric), "single%u_reg_us", n);
 	kpb_out(metric, "%llu", div_u64(t_reg, 1000));
+	snprintf(metric, sizeof(metric), "single%u_unreg_us", n);
+	kpb_out(metric, "%llu", div_u64(t_unreg, 1000));
 	snprintf(what, sizeof(what), "single%u", n);
 	kpb_mem_report(what, n, &before, &after);
 }

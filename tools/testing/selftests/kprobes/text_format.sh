@@ -310,15 +310,9 @@ else
 	check "every blacklist line is '0xSTART-0xEND<TAB>SYM'" [ -z "$bad" ]
 	[ -z "$bad" ] || diag "bad: $(printf '%s\n' "$bad" | head -n 5)"
 	# Sorted or not, for the record: a parser cannot rely on either.
-	if unsorted=$(LC_ALL=C sort -c "$BL" 2>&1); then
-		diag "the blacklist is sorted by address"
-	else
-		n=$(printf '%s\n' "$unsorted" | sed -n 's/[^0-9]*\([0-9][0-9]*\).*/\1/p' | head -n 1)
-		diag "the blacklist is not sorted by address: $unsorted"
-		[ -n "$n" ] && [ "$n" -gt 1 ] &&
-			sed -n "$((n - 1)),${n}p" "$BL" | sed 's/^/#   /'
-		diag "$(wc -l < "$BL") lines"
-	fi
+	unsorted=$(awk 'NR > 1 && ("" $0) < ("" prev) { print NR ": " prev " > " $0; exit }
+			{ prev = $0 }' "$BL")
+	diag "blacklist: $(wc -l < "$BL") lines, ${unsorted:+not }sorted by address${unsorted:+ (line $unsorted)}"
 	# A NOKPROBE_SYMBOL() function of generic code.
 	bl_check notifier_call_chain
 	# x86-64: a NOKPROBE_SYMBOL() handler, the first function of the

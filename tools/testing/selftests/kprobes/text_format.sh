@@ -81,8 +81,8 @@ one_line()
 # nothing if LINE does not have the shape.
 fields()
 {
-	printf '%s\n' "$1" | sed -n -E \
-		"s/^([0-9a-f]{$KP_XD})  ([kr])  ([^ +]+)\\+(0x[0-9a-f]+)  ([^ ]+| ) (.*)\$/\\1|\\2|\\3|\\4|\\5|\\6/p"
+	fl_re="^([0-9a-f]{$KP_XD})  ([kr])  ([^ +]+)\\+(0x[0-9a-f]+)  ([^ ]+| ) (.*)\$"
+	printf '%s\n' "$1" | sed -n -E "s/$fl_re/\\1|\\2|\\3|\\4|\\5|\\6/p"
 }
 
 # field N LINE - the Nth field of fields LINE.
@@ -161,7 +161,8 @@ if why=$(no_entry_probe vfs_read); then
 	skip "kretprobe lines: $why"
 elif ev_add "r:$GROUP/tfr vfs_read"; then
 	pass "kretprobe event r:$GROUP/tfr vfs_read"
-	check_line "disabled kretprobe" "$(one_line "$RRE")" r vfs_read "$ENTRYRE" ' ' "[DISABLED]$FT"
+	check_line "disabled kretprobe" "$(one_line "$RRE")" \
+		r vfs_read "$ENTRYRE" ' ' "[DISABLED]$FT"
 	ev_enable tfr 1
 	workload
 	# No counts ride on the line (a parser splits it at blanks).
@@ -273,8 +274,8 @@ fi
 
 # Every line there is has one of the shapes above.
 TAGS='(\[(GONE|DISABLED|OPTIMIZED|FTRACE)\])*'
-bad=$(grep -v -E "^[0-9a-f]{$KP_XD}  [kr]  ([^ ]+\\+0x[0-9a-f]+  ([^ ]+| )|0x[0-9a-f]{$KP_XD}) $TAGS\$" \
-	"$KPDIR/list")
+WHERE="([^ ]+\\+0x[0-9a-f]+  ([^ ]+| )|0x[0-9a-f]{$KP_XD})"
+bad=$(grep -v -E "^[0-9a-f]{$KP_XD}  [kr]  $WHERE $TAGS\$" "$KPDIR/list")
 check "every list line is 'ADDR  T  SYM+0xOFF  MOD TAGS' or 'ADDR  T  0xADDR TAGS'" [ -z "$bad" ]
 [ -z "$bad" ] || diag "bad: $bad"
 
@@ -306,13 +307,15 @@ bl_check()
 if ! [ -r "$BL" ]; then
 	skip "blacklist lines: no $BL"
 else
-	bad=$(grep -v -E "^0x[0-9a-f]{$KP_XD}-0x[0-9a-f]{$KP_XD}${TAB}[^ $TAB]+( \\[[^] ]+\\])?\$" "$BL")
+	BLRE="^0x[0-9a-f]{$KP_XD}-0x[0-9a-f]{$KP_XD}${TAB}[^ $TAB]+( \\[[^] ]+\\])?\$"
+	bad=$(grep -v -E "$BLRE" "$BL")
 	check "every blacklist line is '0xSTART-0xEND<TAB>SYM'" [ -z "$bad" ]
 	[ -z "$bad" ] || diag "bad: $(printf '%s\n' "$bad" | head -n 5)"
 	# Sorted or not, for the record: a parser cannot rely on either.
 	unsorted=$(awk 'NR > 1 && ("" $0) < ("" prev) { print NR ": " prev " > " $0; exit }
 			{ prev = $0 }' "$BL")
-	diag "blacklist: $(wc -l < "$BL") lines, ${unsorted:+not }sorted by address${unsorted:+ (line $unsorted)}"
+	diag "blacklist: $(wc -l < "$BL") lines," \
+		"${unsorted:+not }sorted by address${unsorted:+ (line $unsorted)}"
 	# A NOKPROBE_SYMBOL() function of generic code.
 	bl_check notifier_call_chain
 	# x86-64: a NOKPROBE_SYMBOL() handler, the first function of the
@@ -340,7 +343,8 @@ sleep 1
 lines=$(log_since_mark | grep -c .)
 klines=$(log_since_mark | grep -c 'kprobes: refusing')
 bound=$((12 * ((t1 - t0) / 5 + 2)))
-diag "$refused refusals of vfs_read+1..$((SCAN - 1)) in $((t1 - t0)) s: $lines log lines, $klines 'kprobes: refusing'"
+diag "$refused refusals of vfs_read+1..$((SCAN - 1)) in $((t1 - t0)) s:" \
+	"$lines log lines, $klines 'kprobes: refusing'"
 log_since_mark | head -n 15 | sed 's/^/# log: /'
 check "at least 50 refusals in a row ($refused)" [ "$refused" -ge 50 ]
 if [ "$bound" -ge "$refused" ]; then
@@ -354,7 +358,8 @@ if [ "$klines" -eq 0 ]; then
 else
 	# The count comes once the rate limit's window (5 s) has passed.
 	sleep 6
-	dropped=$(log_since_mark | sed -n -E 's/.*kprobes: ([0-9]+) refusal\(s\) not logged.*/\1/p' |
+	DROPRE='.*kprobes: ([0-9]+) refusal\(s\) not logged.*'
+	dropped=$(log_since_mark | sed -n -E "s/$DROPRE/\\1/p" |
 		awk '{ n += $1 } END { print n + 0 }')
 	diag "dropped lines counted: $dropped"
 	check "the dropped lines are counted ($klines logged + $dropped counted >= $refused)" \

@@ -332,7 +332,11 @@ fi
 # Offsets inside vfs_read's instructions are refused; scan enough of
 # them.  A rate limit lets a few lines through per window of time, so
 # the bound grows with the time the scan took, not with the refusals:
-# 12 lines per started 5 s, plus one window.
+# 12 lines per started 5 s, plus one window.  First a pause longer
+# than a window: the refusals of the script run before (hostile input,
+# say) must neither use up this window's lines nor have their count
+# logged after the mark.
+sleep 6
 log_mark
 SCAN=160
 t0=$(date +%s)

@@ -22,7 +22,10 @@ export TIMEOUT ICOUNT ACCEL KP_INIT_HANG KP_APPEND KP_NO_WAIT KP_NOTRUN MATRIX_C
 T		:= tools/testing/kprobes
 # The flavour directory (ours, ours-i386, ...): the scripts know the
 # architectures (tools/testing/kprobes/arch/), this file does not.
-FLAVOUR_ENV	:= BASELINE='$(BASELINE)' PREEMPT='$(PREEMPT)' DEBUG='$(DEBUG)' PROD='$(PROD)' ARCH='$(ARCH)' BUILD='$(BUILD)'
+# KP_TREE_NAME= (a tree of its own, lib.sh) moves it too: make check and
+# make run must read the console the boot just wrote there.
+FLAVOUR_ENV	:= BASELINE='$(BASELINE)' PREEMPT='$(PREEMPT)' DEBUG='$(DEBUG)' PROD='$(PROD)' ARCH='$(ARCH)' BUILD='$(BUILD)' \
+		   KP_TREE_NAME='$(KP_TREE_NAME)'
 FLAVOUR		:= $(shell $(FLAVOUR_ENV) $(T)/flavour.sh)
 
 .DEFAULT_GOAL	:= help

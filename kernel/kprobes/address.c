@@ -23,19 +23,46 @@
 #include <linux/mm.h>
 #include <linux/ratelimit.h>
 #include <linux/static_call.h>
+#include <linux/workqueue.h>
 
 /*
- * Rate-limited: a tool that tries every offset of a function (perf probe,
- * bpftrace "func+off") gets one line per refusal up to the burst, then
- * the ratelimit's own count of the lines it dropped.
+ * The refusal lines are rate-limited: a tool that tries every offset of a
+ * function (perf probe, bpftrace "func+off") would otherwise write a line
+ * per offset.  Up to KPROBE_REFUSE_BURST lines per KPROBE_REFUSE_WINDOW
+ * are logged; the others are counted, and one line gives the count when
+ * the window the first of them fell in has passed.  The ratelimit state
+ * keeps its own message quiet (RATELIMIT_MSG_ON_RELEASE): ours names what
+ * was dropped.
  */
-static DEFINE_RATELIMIT_STATE(kprobe_refuse_rs, DEFAULT_RATELIMIT_INTERVAL,
-			      DEFAULT_RATELIMIT_BURST);
+#define KPROBE_REFUSE_WINDOW	(5 * HZ)
+#define KPROBE_REFUSE_BURST	10
+
+static struct ratelimit_state kprobe_refuse_rs =
+	RATELIMIT_STATE_INIT_FLAGS(kprobe_refuse_rs, KPROBE_REFUSE_WINDOW,
+				   KPROBE_REFUSE_BURST,
+				   RATELIMIT_MSG_ON_RELEASE);
+static atomic_t kprobe_refuse_dropped = ATOMIC_INIT(0);
+
+static void kprobe_refuse_summary(struct work_struct *work)
+{
+	int n = atomic_xchg(&kprobe_refuse_dropped, 0);
+
+	if (n)
+		pr_info("%d refusal(s) not logged (rate limit: %d lines in %d s)\n",
+			n, KPROBE_REFUSE_BURST, KPROBE_REFUSE_WINDOW / HZ);
+}
+
+static DECLARE_DELAYED_WORK(kprobe_refuse_work, kprobe_refuse_summary);
 
 void kprobe_refuse(const struct kprobe *p, const char *why)
 {
-	if (!__ratelimit(&kprobe_refuse_rs))
+	if (!__ratelimit(&kprobe_refuse_rs)) {
+		/* The first one dropped arms the summary. */
+		if (atomic_inc_return(&kprobe_refuse_dropped) == 1)
+			schedule_delayed_work(&kprobe_refuse_work,
+					      KPROBE_REFUSE_WINDOW);
 		return;
+	}
 	if (p->symbol_name)
 		pr_info("refusing %s+0x%x: %s\n", p->symbol_name, p->offset, why);
 	else if (p->addr)

@@ -610,11 +610,14 @@ int __init kprobe_blacklist_init(void)
 
 /*
  * debugfs "blacklist": one function per line, "0xSTART-0xEND<TAB>name",
- * sorted by address, as the implementation this one replaces prints it:
- * scripts grep it for a function's name.  A range that covers several
- * functions (entry text, noinstr text, .kprobes.text, an architecture's
- * area) is cut at the symbols kallsyms knows inside it; the table keeps
- * it whole, for the lookups.
+ * as the implementation this one replaces prints it: scripts grep it for
+ * a function's name.  A range that covers several functions (entry text,
+ * noinstr text, .kprobes.text, an architecture's area) is cut at the
+ * symbols kallsyms knows inside it; the table keeps it whole, for the
+ * lookups.  The ranges come in the table's order (by start), so a
+ * function that has a range of its own inside an area is listed twice,
+ * the second time after the area's last function: the old code's list
+ * had such repeats and was not in address order either.
  *
  * The cursor is a line: its range in the table and its bounds.  Every
  * start() walks from the first line to *pos, because the table may have

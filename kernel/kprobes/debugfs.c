@@ -9,10 +9,11 @@
  *              tags: [GONE][DISABLED][OPTIMIZED][FTRACE], [DISABLED] only
  *              on a probe not [GONE]; the address is zeros for readers
  *              who may not see kernel addresses.  A [GONE] probe's text
- *              is not looked up (it may belong to something else by now):
- *              its token is symbol_name+0x<offset>, or the raw address,
- *              followed by one space, as the old code wrote an address
- *              kallsyms did not know.
+ *              is not looked up (it may belong to something else by now);
+ *              where there is no symbol, the token is the address again,
+ *              "0x<address>" (zeros as above), and one space: no module
+ *              column, as the old code wrote an address kallsyms did not
+ *              know.
  *   missed     the same probes, the same first columns, then the counts
  *              of hits that ran no handler: "missed=N" (a busy CPU,
  *              struct kprobe::nmissed), and for a kretprobe "empty=N"
@@ -82,8 +83,6 @@ static void kprobe_list_where(struct seq_file *m, struct kprobe_site *site,
 		sym = kallsyms_lookup(addr, &size, &offset, &mod, name);
 	if (sym)
 		seq_printf(m, "%s+0x%lx  %s ", sym, offset, mod ?: " ");
-	else if (p->symbol_name)
-		seq_printf(m, "%s+0x%x ", p->symbol_name, p->offset);
 	else
 		seq_printf(m, "0x%0*lx ", KPROBE_ADDR_WIDTH, show ? addr : 0);
 }

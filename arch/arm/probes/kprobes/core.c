@@ -44,6 +44,7 @@
 #include <asm/sections.h>
 #include <asm/switch_to.h>
 #include <asm/traps.h>
+#include <asm-generic/kprobes-slot.h>
 
 #include "../decode-arm.h"
 
@@ -676,24 +677,27 @@ void *alloc_insn_page(void)
 	return page;
 }
 
+/*
+ * The slot writer of kprobe_slot_fill(): each word through the
+ * text-patching alias, caches made coherent.
+ */
+static int kprobe_arm_write_slot(kprobe_opcode_t *slot,
+				 const kprobe_opcode_t *src, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		__patch_text(slot + i, src[i]);
+	return 0;
+}
+
 /* Fill a new slot: the copy, its step end, then breakpoints. */
 static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)
 {
-	kprobe_opcode_t *slot;
-	unsigned int i;
+	const kprobe_opcode_t head[] = { p->ainsn.insn, KPROBE_ARM_STEP_END };
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	/* Each word through the text-patching alias, caches made coherent. */
-	__patch_text(slot, p->ainsn.insn);
-	__patch_text(slot + 1, KPROBE_ARM_STEP_END);
-	for (i = 2; i < KPROBE_SLOT_INSNS; i++)
-		__patch_text(slot + i, BREAKPOINT_INSTRUCTION);
-	p->ainsn.slot = slot;
-	return 0;
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head),
+				kprobe_arm_write_slot, why);
 }
 
 /**
@@ -713,11 +717,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 
 	kprobe_assert_locked();
 
-	ret = kprobe_copy_original_text(&text, addr, sizeof(text));
-	if (ret) {
-		*why = "cannot read the probed text";
+	ret = kprobe_slot_read_text(addr, &text, sizeof(text), why);
+	if (ret)
 		return ret;
-	}
 	ret = kprobe_decode(addr, __mem_to_opcode_arm(text), &p->ainsn, why);
 	if (ret)
 		return ret;
@@ -814,17 +816,10 @@ void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 	kprobe_patch(kps, nr, false);
 }
 
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts masked)
- */
+/* A copy runs with interrupts masked: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------
@@ -832,22 +827,10 @@ void arch_remove_kprobe(struct kprobe_hit_site *p)
  * ---------------------------------------------------------------------
  */
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
- * Every ARM instruction is one aligned word.
- *
- * Return: 0, or -EILSEQ.
- */
+/* Every ARM instruction is one aligned word. */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (!IS_ALIGNED(addr, KPROBE_ARM_INSN_SIZE)) {
-		*why = "not word-aligned";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, KPROBE_ARM_INSN_SIZE, why);
 }
 
 /**

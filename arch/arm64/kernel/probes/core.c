@@ -39,6 +39,7 @@
 #include <asm/patching.h>
 #include <asm/sections.h>
 #include <asm/switch_to.h>
+#include <asm-generic/kprobes-slot.h>
 
 #include "decode-insn.h"
 #include "simulate-insn.h"
@@ -407,31 +408,33 @@ void *alloc_insn_page(void)
 	return page;
 }
 
-/* Fill a new slot: the copy, then breakpoints (see KPROBE_SLOT_BYTES). */
-static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)
+/*
+ * The slot writer of kprobe_slot_fill(): A64 instructions are stored
+ * little-endian whatever the data endianness.  aarch64_insn_copy() writes
+ * through the alias and makes the slot's lines coherent.
+ */
+static int kprobe_arm64_write_slot(kprobe_opcode_t *slot,
+				   const kprobe_opcode_t *src, unsigned int n)
 {
 	__le32 buf[KPROBE_SLOT_INSNS];
-	kprobe_opcode_t *slot;
 	unsigned int i;
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	buf[0] = cpu_to_le32(p->ainsn.insn);
-	buf[1] = cpu_to_le32(BRK64_OPCODE_KPROBES_SS);
-	for (i = 2; i < KPROBE_SLOT_INSNS; i++)
-		buf[i] = cpu_to_le32(BREAKPOINT_INSTRUCTION);
+	if (WARN_ON_ONCE(n > ARRAY_SIZE(buf)))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		buf[i] = cpu_to_le32(src[i]);
+	return aarch64_insn_copy(slot, buf, n * sizeof(*buf)) ? 0 : -EFAULT;
+}
 
-	/* Writes through the alias and makes the slot's lines coherent. */
-	if (!aarch64_insn_copy(slot, buf, sizeof(buf))) {
-		kprobe_slot_free(slot);
-		*why = "cannot write the instruction slot";
-		return -EFAULT;
-	}
-	p->ainsn.slot = slot;
-	return 0;
+/* Fill a new slot: the copy, the step's BRK, then breakpoints. */
+static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)
+{
+	const kprobe_opcode_t head[] = {
+		p->ainsn.insn, BRK64_OPCODE_KPROBES_SS,
+	};
+
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head),
+				kprobe_arm64_write_slot, why);
 }
 
 /**
@@ -450,11 +453,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 
 	kprobe_assert_locked();
 
-	ret = kprobe_copy_original_text(&text, addr, sizeof(text));
-	if (ret) {
-		*why = "cannot read the probed text";
+	ret = kprobe_slot_read_text(addr, &text, sizeof(text), why);
+	if (ret)
 		return ret;
-	}
 	ret = kprobe_decode(addr, le32_to_cpu(text), &p->ainsn, why);
 	if (ret)
 		return ret;
@@ -554,17 +555,13 @@ void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 	kprobe_patch(kps, nr, false);
 }
 
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with every exception masked)
+/*
+ * A copy runs with every exception masked: after the grace period none
+ * is left.
  */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------
@@ -643,22 +640,10 @@ unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p)
 
 NOKPROBE_SYMBOL(arch_kprobe_entry_func_ip);
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
- * Every A64 instruction is one aligned word.
- *
- * Return: 0, or -EILSEQ.
- */
+/* Every A64 instruction is one aligned word. */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (!IS_ALIGNED(addr, AARCH64_INSN_SIZE)) {
-		*why = "not word-aligned";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, AARCH64_INSN_SIZE, why);
 }
 
 /* Blacklist the linker section [@start, @end), when it holds anything. */

@@ -47,6 +47,7 @@
 #include <asm/branch.h>
 #include <asm/cacheflush.h>
 #include <asm/mipsregs.h>
+#include <asm-generic/kprobes-slot.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
@@ -339,16 +340,18 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 /*
  * Write @n words at @dst, then make the instruction caches see them.
  * Kernel text (KSEG0) and module and slot memory (mapped, RWX) take
- * plain stores on mips; another CPU sees the old or the new word.
+ * plain stores on mips; another CPU sees the old or the new word.  Also
+ * the slot writer of kprobe_slot_fill().
  */
-static void kprobe_mips_write(kprobe_opcode_t *dst, const kprobe_opcode_t *src,
-			      unsigned int n)
+static int kprobe_mips_write(kprobe_opcode_t *dst, const kprobe_opcode_t *src,
+			     unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		WRITE_ONCE(dst[i], src[i]);
 	flush_icache_range((unsigned long)dst, (unsigned long)(dst + n));
+	return 0;
 }
 
 /* Read the original word at @addr (other probes' breaks taken out). */
@@ -430,22 +433,10 @@ static bool kprobe_mips_in_mod_mcount(unsigned long addr,
 static int kprobe_mips_fill_slot(struct kprobe_hit_site *p, u32 copy,
 				 const char **why)
 {
-	kprobe_opcode_t buf[KPROBE_SLOT_INSNS];
-	kprobe_opcode_t *slot;
-	unsigned int i;
+	const kprobe_opcode_t head[] = { copy, KPROBE_STEP_BREAK };
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	buf[0] = copy;
-	buf[1] = KPROBE_STEP_BREAK;
-	for (i = 2; i < ARRAY_SIZE(buf); i++)
-		buf[i] = BREAKPOINT_INSTRUCTION;
-	kprobe_mips_write(slot, buf, ARRAY_SIZE(buf));
-	p->ainsn.slot = slot;
-	return 0;
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head), kprobe_mips_write,
+				why);
 }
 
 /**
@@ -482,10 +473,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 		return -EINVAL;
 	}
 
-	if (kprobe_mips_read(addr, &insn)) {
-		*why = "cannot read the probed text";
-		return -EFAULT;
-	}
+	ret = kprobe_slot_read_text(addr, &insn, sizeof(insn), why);
+	if (ret)
+		return ret;
 	if (kprobe_mips_has_delay_slot(insn) &&
 	    kprobe_mips_read(addr + 4, &delay)) {
 		*why = "cannot read the delay slot";
@@ -504,11 +494,11 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	return 0;
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
+/*
+ * Arming and disarming (text): one word, see kprobe_mips_write().  A CPU
+ * may still be between a break and its handler when the probe is
+ * disarmed; the handler then finds the original instruction back and
+ * re-runs it (kprobe_mips_break()).
  */
 void arch_arm_kprobe(struct kprobe_hit_site *p)
 {
@@ -517,51 +507,24 @@ void arch_arm_kprobe(struct kprobe_hit_site *p)
 	kprobe_mips_write(p->addr, &bp, 1);
 }
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the break and its handler; the handler then
- * finds the original instruction back and re-runs it
- * (kprobe_mips_break()).
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
 void arch_disarm_kprobe(struct kprobe_hit_site *p)
 {
 	kprobe_mips_write(p->addr, &p->opcode, 1);
 }
 
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts off)
- */
+/* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
+/*
  * Every instruction of a MIPS32 kernel is one aligned word (a microMIPS
  * kernel, of 16 and 32-bit instructions, has no kprobes: see Kconfig).
- *
- * Context: locked (kprobes_arch.h).
- * Return: 0, or -EILSEQ (*@why says why).
  */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (addr & (sizeof(kprobe_opcode_t) - 1)) {
-		*why = "not at an instruction boundary";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, sizeof(kprobe_opcode_t), why);
 }
 
 /* ---------------------------------------------------------------------
@@ -600,19 +563,8 @@ static const char *const kprobe_mips_trap_text[] = {
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	unsigned long entry;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(kprobe_mips_trap_text); i++) {
-		entry = kallsyms_lookup_name(kprobe_mips_trap_text[i]);
-		if (!entry)
-			continue;
-		ret = kprobe_add_ksym_blacklist(entry);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return kprobe_blacklist_ksyms(kprobe_mips_trap_text,
+				      ARRAY_SIZE(kprobe_mips_trap_text));
 }
 
 /**

@@ -39,6 +39,7 @@
 #include <asm/insn.h>
 #include <asm/patch.h>
 #include <asm/switch_to.h>
+#include <asm-generic/kprobes-slot.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
@@ -323,34 +324,16 @@ void *alloc_insn_page(void)
 	return page;
 }
 
-/* Fill a new slot: the copy, then breakpoints (see KPROBE_SLOT_BYTES). */
-static int kprobe_write_slot(struct kprobe_hit_site *p,
-			     struct kprobe_decoded *d, const u8 *text)
+/* The slot writer of kprobe_slot_fill(): every hart fences after it. */
+static int kprobe_riscv_write_slot(kprobe_opcode_t *slot,
+				   const kprobe_opcode_t *src, unsigned int n)
 {
-	kprobe_opcode_t buf[KPROBE_SLOT_BYTES / sizeof(kprobe_opcode_t)];
-	kprobe_opcode_t *slot;
-	unsigned int i;
 	int ret;
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		d->reason = "no free instruction slot";
-		return -ENOMEM;
-	}
-	for (i = 0; i < ARRAY_SIZE(buf); i++)
-		buf[i] = BREAKPOINT_INSTRUCTION;
-	memcpy(buf, text, d->ainsn.len);
-
 	mutex_lock(&text_mutex);
-	ret = patch_text_nosync(slot, buf, sizeof(buf));
+	ret = patch_text_nosync(slot, src, n * sizeof(*src));
 	mutex_unlock(&text_mutex);
-	if (ret) {
-		kprobe_slot_free(slot);
-		d->reason = "cannot write the instruction slot";
-		return -EFAULT;
-	}
-	p->ainsn.slot = slot;
-	return 0;
+	return ret;
 }
 
 /**
@@ -366,6 +349,7 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	unsigned long addr = (unsigned long)p->addr;
 	unsigned long size, offset;
 	unsigned int len = MAX_INSN_SIZE;
+	kprobe_opcode_t head[MAX_INSN_SIZE / sizeof(kprobe_opcode_t)];
 	u8 text[MAX_INSN_SIZE];
 	struct kprobe_decoded d;
 	int ret;
@@ -379,22 +363,23 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	/* Do not read past the end of the function: it may end the text. */
 	if (kprobe_sym_size_offset(addr, &size, &offset) && size > offset)
 		len = min_t(unsigned long, len, size - offset);
-	ret = kprobe_copy_original_text(text, addr, len);
-	if (ret) {
-		*why = "cannot read the probed text";
+	ret = kprobe_slot_read_text(addr, text, len, why);
+	if (ret)
 		return ret;
-	}
 
 	ret = kprobe_decode_insn(text, len, &d);
-	if (!ret) {
-		memcpy(&p->opcode, text, sizeof(p->opcode));
-		p->ainsn = d.ainsn;
-		if (d.ainsn.kind == KPROBE_INSN_STEP)
-			ret = kprobe_write_slot(p, &d, text);
-	}
-	if (ret)
+	if (ret) {
 		*why = d.reason;
-	return ret;
+		return ret;
+	}
+	memcpy(&p->opcode, text, sizeof(p->opcode));
+	p->ainsn = d.ainsn;
+	if (d.ainsn.kind != KPROBE_INSN_STEP)
+		return 0;
+	/* The copy, then breakpoints (see KPROBE_SLOT_BYTES). */
+	memcpy(head, text, d.ainsn.len);
+	return kprobe_slot_fill(p, head, d.ainsn.len / sizeof(*head),
+				kprobe_riscv_write_slot, why);
 }
 
 /**
@@ -464,17 +449,10 @@ void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 	kprobe_write_batch(kps, nr, false);
 }
 
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no hart is in
- *	its slot any more (a copy runs with interrupts off)
- */
+/* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------

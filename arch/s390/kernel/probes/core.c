@@ -45,6 +45,7 @@
 #include <asm/switch_to.h>
 #include <asm/text-patching.h>
 #include <asm/uaccess.h>
+#include <asm-generic/kprobes-slot.h>
 #include <asm-generic/kprobes-step.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
@@ -601,17 +602,10 @@ void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
 	kprobe_patch(kps, nr, false);
 }
 
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts masked)
- */
+/* A copy runs with interrupts masked: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------

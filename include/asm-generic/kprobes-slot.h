@@ -1,35 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The registration half of a back-end that probes with one breakpoint
- * unit and steps the probed instruction from a slot: what mips, sh,
- * sparc, parisc, loongarch, arc, riscv, arm64 and arm do alike between
- * arch_kprobe_prepare() and arch_remove_kprobe().  Included by the
- * architecture's core.c only, after <linux/kprobes_arch.h>.
+ * What a back-end that probes with a breakpoint and steps the probed
+ * instruction from a slot does like every other one: mips, sh, sparc,
+ * parisc, loongarch, riscv, arm64, arm and s390 share these steps.
+ * Included by the architecture's core.c only, after
+ * <linux/kprobes_arch.h>; the per-CPU state is <asm-generic/kprobes-cpu.h>'s
+ * and the site's struct arch_specific_insn has a "slot" (NULL when the
+ * hit computes the instruction instead).
  *
  * The template, each step a helper below:
  *
- *   prepare: read the original text (kprobe_slot_read_text()), decode it
- *	(the port's), save the opcode in p->opcode, and when the hit steps
- *	a copy, fill a new slot (kprobe_slot_fill(): the copy and the
- *	port's step-end trap, breakpoints after them);
- *   arm:     the port's poke of BREAKPOINT_INSTRUCTION at p->addr;
- *   disarm:  the same poke of p->opcode;
- *   remove:  kprobe_slot_release();
+ *   prepare:  read the original text (kprobe_slot_read_text()), decode it
+ *	(the port's), save the opcode in p->opcode and, when the hit steps
+ *	a copy, fill a new slot (kprobe_slot_fill(): the copy and what
+ *	ends its step, breakpoints after them);
+ *   arm, disarm: write BREAKPOINT_INSTRUCTION, or p->opcode, over
+ *	p->addr with the port's writer (DEFINE_KPROBE_ARMING(), or
+ *	DEFINE_KPROBE_BATCH_ARMING() for a writer of many sites at once);
+ *   remove:   kprobe_slot_release();
  *   boundary: kprobe_slot_check_unit() where every instruction is one
- *	aligned unit (or where, as on arc, nothing better is known);
- *   blacklist: kprobe_blacklist_ksyms() for the trap path's names.
+ *	aligned unit;
+ *   blacklist: kprobe_blacklist_ksyms() for the trap path's names;
+ *   the hit: kprobe_slot_stepped() tells the trap that ends a step, or a
+ *	fault of the copy, from other exceptions; the rest of the step's
+ *	bookkeeping is <asm-generic/kprobes-step.h>'s.
  *
- * The hook a port supplies is its text writer, passed to
- * kprobe_slot_fill() as a kprobe_slot_write_t: it copies whole units
- * into a slot that no CPU runs yet and makes the instruction caches see
- * them.  Its poke of the live text (arm and disarm) stays a one-line
- * call in the port: how a write becomes visible to every CPU (a plain
- * store and a flush, patch_text_nosync(), stop_machine()) is the port's.
- * The decoder, the simulation and the trap entry stay the port's too.
+ * The hooks are the port's text writers: kprobe_slot_fill() takes one
+ * for a slot no CPU runs yet, the arming macros one for live text.  How
+ * a write becomes visible to every CPU (a store and a flush,
+ * patch_text_nosync(), stop_machine()) is the port's, as are the
+ * decoder, the simulation and the trap entry.
  *
- * Every helper is an inline for the registration lock's context
- * ("locked" in <linux/kprobes_arch.h>), none for the hit path.  The
- * strings they leave in *why are those every port printed before.
+ * The strings these helpers leave in *why are those the ports printed
+ * before.
  */
 #ifndef _ASM_GENERIC_KPROBES_SLOT_H
 #define _ASM_GENERIC_KPROBES_SLOT_H
@@ -175,6 +178,100 @@ static inline int kprobe_blacklist_ksyms(const char *const *names,
 			return ret;
 	}
 	return 0;
+}
+
+/**
+ * kprobe_slot_stepped() - the site whose copy this CPU is stepping
+ * @kcb: this CPU's control block
+ * @pc: where the exception was taken
+ * @off: where in the slot, in bytes: 0 for a fault of the copy itself,
+ *	the copy's length for the trap that ends its step
+ *
+ * Context: hit; inlined into the port's NOKPROBE_SYMBOL() handlers.
+ * Return: the site, or NULL if this CPU is not stepping a copy (states
+ * STEPPING and REENTERED) or @pc is not at @off in its slot: another
+ * exception, e.g. one of the fault path itself.
+ */
+static __always_inline struct kprobe_hit_site *
+kprobe_slot_stepped(struct kprobe_ctlblk *kcb, unsigned long pc,
+		    unsigned long off)
+{
+	struct kprobe_hit_site *p;
+
+	if (kcb->state != KPROBE_CPU_STEPPING &&
+	    kcb->state != KPROBE_CPU_REENTERED)
+		return NULL;
+	p = kcb->site;
+	if (!p->ainsn.slot || pc != (unsigned long)p->ainsn.slot + off)
+		return NULL;
+	return p;
+}
+
+/**
+ * DEFINE_KPROBE_ARMING() - arch_arm_kprobe() and arch_disarm_kprobe()
+ * @poke: the port's writer of live text, called as @poke(@addr, @insn)
+ *	with @addr a kprobe_opcode_t pointer and @insn a kprobe_opcode_t;
+ *	it returns once every CPU sees the new unit
+ *
+ * Arming writes BREAKPOINT_INSTRUCTION at the probe address, disarming
+ * the saved opcode.  A CPU may still be between the breakpoint and its
+ * handler when the probe is disarmed: the port's handler then finds the
+ * original instruction back and runs it again.  The core's batch
+ * defaults call these once per site.
+ */
+#define DEFINE_KPROBE_ARMING(poke)					\
+static __always_inline void kprobe_arming_poke(kprobe_opcode_t *addr,	\
+					       kprobe_opcode_t insn)	\
+{									\
+	poke(addr, insn);						\
+}									\
+									\
+void arch_arm_kprobe(struct kprobe_hit_site *p)				\
+{									\
+	kprobe_arming_poke(p->addr, BREAKPOINT_INSTRUCTION);		\
+}									\
+									\
+void arch_disarm_kprobe(struct kprobe_hit_site *p)			\
+{									\
+	kprobe_arming_poke(p->addr, p->opcode);				\
+}
+
+/**
+ * DEFINE_KPROBE_BATCH_ARMING() - the four arming functions of the contract
+ * @patch: the port's writer of live text, called as
+ *	@patch(@kps, @nr, @arm): write BREAKPOINT_INSTRUCTION (@arm true) or
+ *	each site's opcode over each of the @nr sites of @kps, with one
+ *	round of cross-CPU synchronisation for all of them
+ *
+ * Defines arch_arm_kprobe() and arch_disarm_kprobe() as batches of one,
+ * arch_arm_kprobes_batch() and arch_disarm_kprobes_batch() as one call.
+ */
+#define DEFINE_KPROBE_BATCH_ARMING(patch)				\
+static __always_inline void kprobe_arming_patch(struct kprobe_hit_site **kps, \
+						unsigned int nr, bool arm) \
+{									\
+	patch(kps, nr, arm);						\
+}									\
+									\
+void arch_arm_kprobe(struct kprobe_hit_site *p)				\
+{									\
+	kprobe_arming_patch(&p, 1, true);				\
+}									\
+									\
+void arch_disarm_kprobe(struct kprobe_hit_site *p)			\
+{									\
+	kprobe_arming_patch(&p, 1, false);				\
+}									\
+									\
+void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr) \
+{									\
+	kprobe_arming_patch(kps, nr, true);				\
+}									\
+									\
+void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps,		\
+			       unsigned int nr)				\
+{									\
+	kprobe_arming_patch(kps, nr, false);				\
 }
 
 #endif /* _ASM_GENERIC_KPROBES_SLOT_H */

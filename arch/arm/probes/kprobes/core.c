@@ -324,12 +324,9 @@ int kprobe_arm_udf_step_end(struct pt_regs *regs, unsigned int instr)
 	if (!kprobe_running())
 		return 1;
 	kcb = get_kprobe_ctlblk();
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 1;
-	p = kcb->site;
-	if (instruction_pointer(regs) !=
-	    (unsigned long)p->ainsn.slot + KPROBE_ARM_INSN_SIZE)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs),
+				KPROBE_ARM_INSN_SIZE);
+	if (!p)
 		return 1;
 
 	if (p->ainsn.stm_pc)
@@ -369,12 +366,9 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	regs->ARM_pc = (unsigned long)p->addr;
@@ -766,55 +760,13 @@ static void kprobe_patch(struct kprobe_hit_site **kps, unsigned int nr,
 	stop_machine_cpuslocked(kprobe_arm_patch_cb, &b, NULL);
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, cpus_read_lock() and
- * text_mutex held.
+/*
+ * Arming and disarming, one site or a batch: one stop_machine() for the
+ * lot.  A CPU may still be between the breakpoint and its hook when a
+ * probe is disarmed; kprobe_arm_udf_hit() then finds the original
+ * instruction back.
  */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, true);
-}
-
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the breakpoint and its hook; the hook then
- * finds the original instruction back and re-runs it
- * (kprobe_arm_udf_hit()).
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, false);
-}
-
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites
- * @nr: how many
- *
- * One stop_machine() for the lot.  Context: text (kprobes_arch.h).
- */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, true);
-}
-
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites
- * @nr: how many
- *
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, false);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_patch)
 
 /* A copy runs with interrupts masked: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)

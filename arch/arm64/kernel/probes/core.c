@@ -197,12 +197,9 @@ notrace int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 	if (!kprobe_running())
 		return DBG_HOOK_ERROR;
 	kcb = get_kprobe_ctlblk();
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return DBG_HOOK_ERROR;
-	p = kcb->site;
-	if (instruction_pointer(regs) !=
-	    (unsigned long)p->ainsn.slot + AARCH64_INSN_SIZE)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs),
+				AARCH64_INSN_SIZE);
+	if (!p)
 		return DBG_HOOK_ERROR;
 
 	instruction_pointer_set(regs, (unsigned long)p->addr + AARCH64_INSN_SIZE);
@@ -240,12 +237,9 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int esr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	instruction_pointer_set(regs, (unsigned long)p->addr);
@@ -504,56 +498,13 @@ static void kprobe_patch(struct kprobe_hit_site **kps, unsigned int nr,
 	}
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, cpus_read_lock() and
- * text_mutex held.
+/*
+ * Arming and disarming, one site or a batch: one stop_machine() for the
+ * lot, where upstream stops every CPU once per probe.  A CPU may still be
+ * between the breakpoint and its handler when a probe is disarmed;
+ * kprobe_brk_handler() then finds the original instruction back.
  */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, true);
-}
-
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the breakpoint and its handler; the handler
- * then finds the original instruction back and re-runs it
- * (kprobe_brk_handler()).
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, false);
-}
-
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites, none armed through ftrace
- * @nr: how many
- *
- * One stop_machine() for the lot, where upstream stops every CPU once per
- * probe.  Context: text (kprobes_arch.h).
- */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, true);
-}
-
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, false);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_patch)
 
 /*
  * A copy runs with every exception masked: after the grace period none

@@ -181,12 +181,10 @@ static bool kprobe_la_step_end(struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return false;
-	p = kcb->site;
-	if (!p->ainsn.slot ||
-	    regs->csr_era != (unsigned long)p->ainsn.slot + LOONGARCH_INSN_SIZE)
+	p = kprobe_slot_stepped(kcb, regs->csr_era, LOONGARCH_INSN_SIZE);
+	if (!p)
 		return false;
 
 	kprobe_la_end_step(regs, kcb,
@@ -240,12 +238,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (regs->csr_era != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, regs->csr_era, 0);
+	if (!p)
 		return 0;
 
 	kprobe_la_end_step(regs, kcb, (unsigned long)p->addr);
@@ -386,21 +381,8 @@ static void kprobe_la_poke(kprobe_opcode_t *addr, u32 insn)
 	WARN_ON_ONCE(larch_insn_patch_text(addr, insn));
 }
 
-/*
- * Arming and disarming (text): one word, see kprobe_la_poke().  A CPU may
- * still be between a break and its handler when the probe is disarmed;
- * the handler then finds the original instruction back and runs it
- * (kprobe_la_break()).
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_la_poke(p->addr, BREAKPOINT_INSTRUCTION);
-}
-
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_la_poke(p->addr, p->opcode);
-}
+/* Arming and disarming; kprobe_la_break() sees a late hit. */
+DEFINE_KPROBE_ARMING(kprobe_la_poke)
 
 /* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)

@@ -222,12 +222,8 @@ static notrace bool kprobe_mips_step_end(struct pt_regs *regs)
 	if (user_mode(regs) || !kprobe_running())
 		return false;
 	kcb = get_kprobe_ctlblk();
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return false;
-	p = kcb->site;
-	if (!p->ainsn.slot ||
-	    regs->cp0_epc != (unsigned long)p->ainsn.slot + sizeof(kprobe_opcode_t))
+	p = kprobe_slot_stepped(kcb, regs->cp0_epc, sizeof(kprobe_opcode_t));
+	if (!p)
 		return false;
 
 	kprobe_end_step(regs, kcb, this_cpu_read(kprobe_mips_resume[kcb->depth]));
@@ -261,13 +257,12 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 	if (user_mode(regs) || preemptible())
 		return 0;
 
-	kcb = get_kprobe_ctlblk();
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return 0;
-	p = kcb->site;
+	kcb = get_kprobe_ctlblk();
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (regs->cp0_epc != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, regs->cp0_epc, 0);
+	if (!p)
 		return 0;
 	/*
 	 * A 32-bit kernel maps vmalloc space into a task's page tables on
@@ -494,23 +489,13 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	return 0;
 }
 
-/*
- * Arming and disarming (text): one word, see kprobe_mips_write().  A CPU
- * may still be between a break and its handler when the probe is
- * disarmed; the handler then finds the original instruction back and
- * re-runs it (kprobe_mips_break()).
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
+/* Arming and disarming: one word; kprobe_mips_break() sees a late hit. */
+static void kprobe_mips_poke(kprobe_opcode_t *addr, kprobe_opcode_t insn)
 {
-	static const kprobe_opcode_t bp = BREAKPOINT_INSTRUCTION;
-
-	kprobe_mips_write(p->addr, &bp, 1);
+	kprobe_mips_write(addr, &insn, 1);
 }
 
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_mips_write(p->addr, &p->opcode, 1);
-}
+DEFINE_KPROBE_ARMING(kprobe_mips_poke)
 
 /* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)

@@ -225,21 +225,18 @@ static notrace bool kprobe_parisc_step_end(struct pt_regs *regs)
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
-	unsigned long slot, next;
-	bool nullify;
+	unsigned long next;
+	bool nullify = false;
 
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return false;
-	p = kcb->site;
-	slot = (unsigned long)p->ainsn.slot;
-	if (!slot)
-		return false;
-	if (addr == slot + sizeof(kprobe_opcode_t))
-		nullify = false;
-	else if (addr == slot + 2 * sizeof(kprobe_opcode_t))
+	/* The second break after the copy: the copy nullified the first. */
+	p = kprobe_slot_stepped(kcb, addr, sizeof(kprobe_opcode_t));
+	if (!p) {
+		p = kprobe_slot_stepped(kcb, addr, 2 * sizeof(kprobe_opcode_t));
 		nullify = true;
-	else
+	}
+	if (!p)
 		return false;
 
 	next = this_cpu_read(kprobe_parisc_next[kcb->depth]);
@@ -296,12 +293,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_hit_site *p;
 	unsigned long next;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	next = this_cpu_read(kprobe_parisc_next[kcb->depth]);
@@ -428,21 +422,8 @@ static void kprobe_parisc_poke(kprobe_opcode_t *addr, u32 insn)
 	flush_icache_range((unsigned long)addr, (unsigned long)(addr + 1));
 }
 
-/*
- * Arming and disarming (text): one word, see kprobe_parisc_poke().  A CPU
- * may still be between a break and its handler when the probe is
- * disarmed; the handler then finds the original instruction back and
- * re-runs it (kprobe_parisc_break()).
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_parisc_poke(p->addr, BREAKPOINT_INSTRUCTION);
-}
-
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_parisc_poke(p->addr, p->opcode);
-}
+/* Arming and disarming; kprobe_parisc_break() sees a late hit. */
+DEFINE_KPROBE_ARMING(kprobe_parisc_poke)
 
 /* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)

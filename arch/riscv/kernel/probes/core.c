@@ -247,13 +247,12 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 	if (user_mode(regs) || preemptible())
 		return 0;
 
-	kcb = get_kprobe_ctlblk();
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return 0;
-	p = kcb->site;
+	kcb = get_kprobe_ctlblk();
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (regs->epc != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, regs->epc, 0);
+	if (!p)
 		return 0;
 
 	regs->epc = (unsigned long)p->addr;
@@ -382,33 +381,6 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 				kprobe_riscv_write_slot, why);
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * One aligned parcel is written, which other harts see either before or
- * after; patch_text_nosync() then has every hart fence.i.
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	patch_text_nosync(p->addr, &kprobe_bp, sizeof(kprobe_bp));
-}
-
-/**
- * arch_disarm_kprobe() - put the original parcel back
- * @p: an armed site
- *
- * A hart may still be between the breakpoint and its handler; the
- * handler then finds the original instruction back and re-runs it
- * (kprobe_breakpoint_handler()).
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	patch_text_nosync(p->addr, &p->opcode, sizeof(p->opcode));
-}
-
 /*
  * Write one parcel per site, then have every hart fence.i once: a batch
  * costs one round of IPIs (or SBI remote fences) instead of one per probe.
@@ -425,29 +397,14 @@ static void kprobe_write_batch(struct kprobe_hit_site **kps, unsigned int nr,
 	flush_icache_all();
 }
 
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
+/*
+ * Arming and disarming, one site or a batch: one aligned parcel per
+ * site, which other harts see either before or after, then one round of
+ * fence.i.  A hart may still be between the breakpoint and its handler
+ * when a probe is disarmed; kprobe_breakpoint_handler() then finds the
+ * original instruction back and re-runs it.
  */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_write_batch(kps, nr, true);
-}
-
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_write_batch(kps, nr, false);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_write_batch)
 
 /* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)

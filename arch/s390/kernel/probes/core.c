@@ -554,53 +554,13 @@ static void kprobe_patch(struct kprobe_hit_site **kps, unsigned int nr,
 	text_poke_sync();
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h).
+/*
+ * Arming and disarming, one site or a batch: one round of serialization
+ * for the lot.  A CPU may still be between the breakpoint and its
+ * handler when a probe is disarmed; kprobe_bpt() then finds the original
+ * instruction back.
  */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, true);
-}
-
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the breakpoint and its handler; the handler
- * then finds the original instruction back and re-runs it (kprobe_bpt()).
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, false);
-}
-
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites, none armed through ftrace
- * @nr: how many
- *
- * One round of serialization for the lot.  Context: text.
- */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, true);
-}
-
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text.
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, false);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_patch)
 
 /* A copy runs with interrupts masked: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)

@@ -204,15 +204,13 @@ static notrace bool kprobe_sparc_step_end(struct pt_regs *regs)
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
-	unsigned long slot;
 
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return false;
-	p = kcb->site;
-	slot = (unsigned long)p->ainsn.slot;
-	if (!slot || (addr != slot + sizeof(kprobe_opcode_t) &&
-		      addr != slot + 2 * sizeof(kprobe_opcode_t)))
+	/* Either "ta 0x71" after the copy. */
+	p = kprobe_slot_stepped(kcb, addr, sizeof(kprobe_opcode_t)) ?:
+	    kprobe_slot_stepped(kcb, addr, 2 * sizeof(kprobe_opcode_t));
+	if (!p)
 		return false;
 
 	kprobe_sparc_resume(p, regs, this_cpu_read(kprobe_sparc_npc[kcb->depth]));
@@ -278,12 +276,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	kprobe_set_pc(regs, (unsigned long)p->addr,
@@ -324,8 +319,8 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
  * word is atomic: another CPU runs the old or the new one.  Also the
  * slot writer of kprobe_slot_fill().
  */
-static int kprobe_sparc_poke(kprobe_opcode_t *addr,
-			     const kprobe_opcode_t *insn, unsigned int nr)
+static int kprobe_sparc_write(kprobe_opcode_t *addr,
+			      const kprobe_opcode_t *insn, unsigned int nr)
 {
 	unsigned int i;
 
@@ -344,7 +339,7 @@ static int kprobe_sparc_fill_slot(struct kprobe_hit_site *p, u32 copy,
 		copy, SPARC_KPROBES_STEP_INSN, SPARC_KPROBES_STEP_INSN,
 	};
 
-	return kprobe_slot_fill(p, head, ARRAY_SIZE(head), kprobe_sparc_poke,
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head), kprobe_sparc_write,
 				why);
 }
 
@@ -398,23 +393,13 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	return kprobe_sparc_fill_slot(p, insn, why);
 }
 
-/*
- * Arming and disarming (text): one word, see kprobe_sparc_poke().  A CPU
- * may still be between a trap and its handler when the probe is
- * disarmed; the handler then finds the original instruction back and
- * returns to it (kprobe_sparc_break()).
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
+/* Arming and disarming: one word; kprobe_sparc_break() sees a late hit. */
+static void kprobe_sparc_poke(kprobe_opcode_t *addr, kprobe_opcode_t insn)
 {
-	const kprobe_opcode_t insn = BREAKPOINT_INSTRUCTION;
-
-	kprobe_sparc_poke(p->addr, &insn, 1);
+	kprobe_sparc_write(addr, &insn, 1);
 }
 
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_sparc_poke(p->addr, &p->opcode, 1);
-}
+DEFINE_KPROBE_ARMING(kprobe_sparc_poke)
 
 /*
  * A copy runs with every interrupt level masked: after the grace period

@@ -55,8 +55,8 @@
  * <asm-generic/kprobes.h>, for every port: NOKPROBE_SYMBOL(), __kprobes
  *   and nokprobe_inline, which the core and every trap path use.
  *
- * The others are optional, static inlines for the trap path that x86,
- * riscv, powerpc and arm64 share:
+ * The others are optional: static inlines (and two macros that define
+ * arming functions) for what most ports do alike:
  *
  * <asm-generic/kprobes-cpu.h>, included by <asm/kprobes.h>: the per-CPU
  *   state machine of a port that probes with a breakpoint and runs the
@@ -111,9 +111,27 @@
  *   sizes, and arch_kprobe_optslot_page_alloc()/free() when a detour must
  *   be near the text it jumps from.
  *
+ * <asm-generic/kprobes-slot.h>, included by the back-end's core.c: the
+ *   registration steps of a port that steps copies from slots (all but
+ *   x86, powerpc and arc use it): kprobe_slot_read_text(),
+ *   kprobe_slot_fill() (the copy and its step end, breakpoints after
+ *   them, written by the port's slot writer), kprobe_slot_release(),
+ *   kprobe_slot_check_unit() (an aligned-unit boundary check),
+ *   kprobe_blacklist_ksyms() (blacklist by name), and for the trap path
+ *   kprobe_slot_stepped() (is this exception the copy's, or the trap
+ *   after it?).
+ *   Implements: arch_arm_kprobe() and arch_disarm_kprobe() from the
+ *   port's one-unit poke (DEFINE_KPROBE_ARMING()), or those and the two
+ *   batch variants from its writer of many sites
+ *   (DEFINE_KPROBE_BATCH_ARMING()).
+ *   Still the port's: the decoder and what the slot holds after the
+ *   copy, both writers (how a write reaches every CPU), simulation, the
+ *   trap entry.
+ *
  * Whatever it takes from these, a port writes arch_kprobe_prepare() (its
  * decoder, its slots), arch_kprobe_check_insn_boundary(),
- * arch_arm_kprobe(), arch_disarm_kprobe(), arch_remove_kprobe(),
+ * arch_arm_kprobe(), arch_disarm_kprobe() (or has them defined by
+ * <asm-generic/kprobes-slot.h>), arch_remove_kprobe(),
  * arch_init_kprobes(), kprobe_exceptions_notify(), its trap handlers and,
  * with kretprobes, arch_prepare_kretprobe() and the return trampoline,
  * which calls kretprobe_trampoline_handler().
@@ -124,8 +142,10 @@
  * 2. The back-end directory, arch/<arch>/kernel/probes/ (x86:
  *    arch/x86/kernel/kprobes/), built from arch/<arch>/kernel/Makefile: a
  *    header of its own that includes this one, core.c (the per-CPU state,
- *    section A, the trap handlers), then as supported kretprobe.c and the
- *    return trampoline, ftrace.c, opt.c and the detour.  Every function
+ *    section A, the trap handlers; with slots, start from
+ *    <asm-generic/kprobes-slot.h>'s template), then as supported
+ *    kretprobe.c and the return trampoline, ftrace.c, opt.c and the
+ *    detour.  Every function
  *    of the trap path is NOKPROBE_SYMBOL(); the file of
  *    kprobe_ftrace_handler() is built without the ftrace hook
  *    (CFLAGS_REMOVE_ftrace.o = $(CC_FLAGS_FTRACE)).

@@ -44,6 +44,7 @@
 #include <asm/sections.h>
 #include <asm/switch_to.h>
 #include <asm/traps.h>
+#include <asm-generic/kprobes-slot.h>
 
 #include "../decode-arm.h"
 
@@ -323,12 +324,9 @@ int kprobe_arm_udf_step_end(struct pt_regs *regs, unsigned int instr)
 	if (!kprobe_running())
 		return 1;
 	kcb = get_kprobe_ctlblk();
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 1;
-	p = kcb->site;
-	if (instruction_pointer(regs) !=
-	    (unsigned long)p->ainsn.slot + KPROBE_ARM_INSN_SIZE)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs),
+				KPROBE_ARM_INSN_SIZE);
+	if (!p)
 		return 1;
 
 	if (p->ainsn.stm_pc)
@@ -368,12 +366,9 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	regs->ARM_pc = (unsigned long)p->addr;
@@ -676,24 +671,27 @@ void *alloc_insn_page(void)
 	return page;
 }
 
+/*
+ * The slot writer of kprobe_slot_fill(): each word through the
+ * text-patching alias, caches made coherent.
+ */
+static int kprobe_arm_write_slot(kprobe_opcode_t *slot,
+				 const kprobe_opcode_t *src, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		__patch_text(slot + i, src[i]);
+	return 0;
+}
+
 /* Fill a new slot: the copy, its step end, then breakpoints. */
 static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)
 {
-	kprobe_opcode_t *slot;
-	unsigned int i;
+	const kprobe_opcode_t head[] = { p->ainsn.insn, KPROBE_ARM_STEP_END };
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	/* Each word through the text-patching alias, caches made coherent. */
-	__patch_text(slot, p->ainsn.insn);
-	__patch_text(slot + 1, KPROBE_ARM_STEP_END);
-	for (i = 2; i < KPROBE_SLOT_INSNS; i++)
-		__patch_text(slot + i, BREAKPOINT_INSTRUCTION);
-	p->ainsn.slot = slot;
-	return 0;
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head),
+				kprobe_arm_write_slot, why);
 }
 
 /**
@@ -713,11 +711,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 
 	kprobe_assert_locked();
 
-	ret = kprobe_copy_original_text(&text, addr, sizeof(text));
-	if (ret) {
-		*why = "cannot read the probed text";
+	ret = kprobe_slot_read_text(addr, &text, sizeof(text), why);
+	if (ret)
 		return ret;
-	}
 	ret = kprobe_decode(addr, __mem_to_opcode_arm(text), &p->ainsn, why);
 	if (ret)
 		return ret;
@@ -764,67 +760,18 @@ static void kprobe_patch(struct kprobe_hit_site **kps, unsigned int nr,
 	stop_machine_cpuslocked(kprobe_arm_patch_cb, &b, NULL);
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, cpus_read_lock() and
- * text_mutex held.
+/*
+ * Arming and disarming, one site or a batch: one stop_machine() for the
+ * lot.  A CPU may still be between the breakpoint and its hook when a
+ * probe is disarmed; kprobe_arm_udf_hit() then finds the original
+ * instruction back.
  */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, true);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_patch)
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the breakpoint and its hook; the hook then
- * finds the original instruction back and re-runs it
- * (kprobe_arm_udf_hit()).
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, false);
-}
-
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites
- * @nr: how many
- *
- * One stop_machine() for the lot.  Context: text (kprobes_arch.h).
- */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, true);
-}
-
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites
- * @nr: how many
- *
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, false);
-}
-
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts masked)
- */
+/* A copy runs with interrupts masked: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------
@@ -832,22 +779,10 @@ void arch_remove_kprobe(struct kprobe_hit_site *p)
  * ---------------------------------------------------------------------
  */
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
- * Every ARM instruction is one aligned word.
- *
- * Return: 0, or -EILSEQ.
- */
+/* Every ARM instruction is one aligned word. */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (!IS_ALIGNED(addr, KPROBE_ARM_INSN_SIZE)) {
-		*why = "not word-aligned";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, KPROBE_ARM_INSN_SIZE, why);
 }
 
 /**

@@ -39,6 +39,7 @@
 #include <asm/patching.h>
 #include <asm/sections.h>
 #include <asm/switch_to.h>
+#include <asm-generic/kprobes-slot.h>
 
 #include "decode-insn.h"
 #include "simulate-insn.h"
@@ -196,12 +197,9 @@ notrace int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 	if (!kprobe_running())
 		return DBG_HOOK_ERROR;
 	kcb = get_kprobe_ctlblk();
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return DBG_HOOK_ERROR;
-	p = kcb->site;
-	if (instruction_pointer(regs) !=
-	    (unsigned long)p->ainsn.slot + AARCH64_INSN_SIZE)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs),
+				AARCH64_INSN_SIZE);
+	if (!p)
 		return DBG_HOOK_ERROR;
 
 	instruction_pointer_set(regs, (unsigned long)p->addr + AARCH64_INSN_SIZE);
@@ -239,12 +237,9 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int esr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	instruction_pointer_set(regs, (unsigned long)p->addr);
@@ -407,31 +402,33 @@ void *alloc_insn_page(void)
 	return page;
 }
 
-/* Fill a new slot: the copy, then breakpoints (see KPROBE_SLOT_BYTES). */
-static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)
+/*
+ * The slot writer of kprobe_slot_fill(): A64 instructions are stored
+ * little-endian whatever the data endianness.  aarch64_insn_copy() writes
+ * through the alias and makes the slot's lines coherent.
+ */
+static int kprobe_arm64_write_slot(kprobe_opcode_t *slot,
+				   const kprobe_opcode_t *src, unsigned int n)
 {
 	__le32 buf[KPROBE_SLOT_INSNS];
-	kprobe_opcode_t *slot;
 	unsigned int i;
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	buf[0] = cpu_to_le32(p->ainsn.insn);
-	buf[1] = cpu_to_le32(BRK64_OPCODE_KPROBES_SS);
-	for (i = 2; i < KPROBE_SLOT_INSNS; i++)
-		buf[i] = cpu_to_le32(BREAKPOINT_INSTRUCTION);
+	if (WARN_ON_ONCE(n > ARRAY_SIZE(buf)))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		buf[i] = cpu_to_le32(src[i]);
+	return aarch64_insn_copy(slot, buf, n * sizeof(*buf)) ? 0 : -EFAULT;
+}
 
-	/* Writes through the alias and makes the slot's lines coherent. */
-	if (!aarch64_insn_copy(slot, buf, sizeof(buf))) {
-		kprobe_slot_free(slot);
-		*why = "cannot write the instruction slot";
-		return -EFAULT;
-	}
-	p->ainsn.slot = slot;
-	return 0;
+/* Fill a new slot: the copy, the step's BRK, then breakpoints. */
+static int kprobe_write_slot(struct kprobe_hit_site *p, const char **why)
+{
+	const kprobe_opcode_t head[] = {
+		p->ainsn.insn, BRK64_OPCODE_KPROBES_SS,
+	};
+
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head),
+				kprobe_arm64_write_slot, why);
 }
 
 /**
@@ -450,11 +447,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 
 	kprobe_assert_locked();
 
-	ret = kprobe_copy_original_text(&text, addr, sizeof(text));
-	if (ret) {
-		*why = "cannot read the probed text";
+	ret = kprobe_slot_read_text(addr, &text, sizeof(text), why);
+	if (ret)
 		return ret;
-	}
 	ret = kprobe_decode(addr, le32_to_cpu(text), &p->ainsn, why);
 	if (ret)
 		return ret;
@@ -503,68 +498,21 @@ static void kprobe_patch(struct kprobe_hit_site **kps, unsigned int nr,
 	}
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, cpus_read_lock() and
- * text_mutex held.
+/*
+ * Arming and disarming, one site or a batch: one stop_machine() for the
+ * lot, where upstream stops every CPU once per probe.  A CPU may still be
+ * between the breakpoint and its handler when a probe is disarmed;
+ * kprobe_brk_handler() then finds the original instruction back.
  */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, true);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_patch)
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the breakpoint and its handler; the handler
- * then finds the original instruction back and re-runs it
- * (kprobe_brk_handler()).
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, false);
-}
-
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites, none armed through ftrace
- * @nr: how many
- *
- * One stop_machine() for the lot, where upstream stops every CPU once per
- * probe.  Context: text (kprobes_arch.h).
- */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, true);
-}
-
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, false);
-}
-
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with every exception masked)
+/*
+ * A copy runs with every exception masked: after the grace period none
+ * is left.
  */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------
@@ -643,22 +591,10 @@ unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p)
 
 NOKPROBE_SYMBOL(arch_kprobe_entry_func_ip);
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
- * Every A64 instruction is one aligned word.
- *
- * Return: 0, or -EILSEQ.
- */
+/* Every A64 instruction is one aligned word. */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (!IS_ALIGNED(addr, AARCH64_INSN_SIZE)) {
-		*why = "not word-aligned";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, AARCH64_INSN_SIZE, why);
 }
 
 /* Blacklist the linker section [@start, @end), when it holds anything. */

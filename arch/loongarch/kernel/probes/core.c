@@ -34,6 +34,7 @@
 #include <linux/preempt.h>
 #include <asm/inst.h>
 #include <asm/loongarch.h>
+#include <asm-generic/kprobes-slot.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
@@ -180,12 +181,10 @@ static bool kprobe_la_step_end(struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return false;
-	p = kcb->site;
-	if (!p->ainsn.slot ||
-	    regs->csr_era != (unsigned long)p->ainsn.slot + LOONGARCH_INSN_SIZE)
+	p = kprobe_slot_stepped(kcb, regs->csr_era, LOONGARCH_INSN_SIZE);
+	if (!p)
 		return false;
 
 	kprobe_la_end_step(regs, kcb,
@@ -239,12 +238,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (regs->csr_era != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, regs->csr_era, 0);
+	if (!p)
 		return 0;
 
 	kprobe_la_end_step(regs, kcb, (unsigned long)p->addr);
@@ -302,33 +298,30 @@ void *alloc_insn_page(void)
 	return page;
 }
 
+/*
+ * The slot writer of kprobe_slot_fill(): word by word through the
+ * base's text writer, then the instruction cache barrier.
+ */
+static int kprobe_la_write_slot(kprobe_opcode_t *slot,
+				const kprobe_opcode_t *src, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (larch_insn_write(slot + i, src[i]))
+			return -EFAULT;
+	flush_icache_range((unsigned long)slot, (unsigned long)(slot + n));
+	return 0;
+}
+
 /* Fill a new slot: the copy, the second break, breakpoints. */
 static int kprobe_la_fill_slot(struct kprobe_hit_site *p, u32 copy,
 			       const char **why)
 {
-	kprobe_opcode_t buf[KPROBE_SLOT_INSNS] = {
-		copy, KPROBE_STEP_BREAK, BREAKPOINT_INSTRUCTION,
-		BREAKPOINT_INSTRUCTION,
-	};
-	kprobe_opcode_t *slot;
-	unsigned int i;
+	const kprobe_opcode_t head[] = { copy, KPROBE_STEP_BREAK };
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	for (i = 0; i < KPROBE_SLOT_INSNS; i++) {
-		if (larch_insn_write(slot + i, buf[i])) {
-			kprobe_slot_free(slot);
-			*why = "cannot write the instruction slot";
-			return -EFAULT;
-		}
-	}
-	flush_icache_range((unsigned long)slot,
-			   (unsigned long)slot + KPROBE_SLOT_BYTES);
-	p->ainsn.slot = slot;
-	return 0;
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head),
+				kprobe_la_write_slot, why);
 }
 
 /*
@@ -365,11 +358,10 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 		*why = "ftrace's call in a patchable function entry";
 		return -EINVAL;
 	}
-	if (kprobe_copy_original_text(&insn, (unsigned long)p->addr,
-				      sizeof(insn))) {
-		*why = "cannot read the probed text";
-		return -EFAULT;
-	}
+	ret = kprobe_slot_read_text((unsigned long)p->addr, &insn,
+				    sizeof(insn), why);
+	if (ret)
+		return ret;
 	ret = kprobe_loongarch_decode(insn, &p->ainsn, why);
 	if (ret)
 		return ret;
@@ -389,60 +381,19 @@ static void kprobe_la_poke(kprobe_opcode_t *addr, u32 insn)
 	WARN_ON_ONCE(larch_insn_patch_text(addr, insn));
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h).
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_la_poke(p->addr, BREAKPOINT_INSTRUCTION);
-}
+/* Arming and disarming; kprobe_la_break() sees a late hit. */
+DEFINE_KPROBE_ARMING(kprobe_la_poke)
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the break and its handler; the handler then
- * finds the original instruction back and runs it (kprobe_la_break()).
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_la_poke(p->addr, p->opcode);
-}
-
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts off)
- */
+/* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
- * Every LoongArch instruction is one aligned word.
- *
- * Context: locked (kprobes_arch.h).
- * Return: 0, or -EILSEQ (*@why says why).
- */
+/* Every LoongArch instruction is one aligned word. */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (addr & (LOONGARCH_INSN_SIZE - 1)) {
-		*why = "not at an instruction boundary";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, LOONGARCH_INSN_SIZE, why);
 }
 
 /* ---------------------------------------------------------------------
@@ -484,19 +435,8 @@ static const char *const kprobe_la_trap_text[] = {
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	unsigned long entry;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(kprobe_la_trap_text); i++) {
-		entry = kallsyms_lookup_name(kprobe_la_trap_text[i]);
-		if (!entry)
-			continue;
-		ret = kprobe_add_ksym_blacklist(entry);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return kprobe_blacklist_ksyms(kprobe_la_trap_text,
+				      ARRAY_SIZE(kprobe_la_trap_text));
 }
 
 /**

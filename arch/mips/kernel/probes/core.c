@@ -47,6 +47,7 @@
 #include <asm/branch.h>
 #include <asm/cacheflush.h>
 #include <asm/mipsregs.h>
+#include <asm-generic/kprobes-slot.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
@@ -221,12 +222,8 @@ static notrace bool kprobe_mips_step_end(struct pt_regs *regs)
 	if (user_mode(regs) || !kprobe_running())
 		return false;
 	kcb = get_kprobe_ctlblk();
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return false;
-	p = kcb->site;
-	if (!p->ainsn.slot ||
-	    regs->cp0_epc != (unsigned long)p->ainsn.slot + sizeof(kprobe_opcode_t))
+	p = kprobe_slot_stepped(kcb, regs->cp0_epc, sizeof(kprobe_opcode_t));
+	if (!p)
 		return false;
 
 	kprobe_end_step(regs, kcb, this_cpu_read(kprobe_mips_resume[kcb->depth]));
@@ -260,13 +257,12 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 	if (user_mode(regs) || preemptible())
 		return 0;
 
-	kcb = get_kprobe_ctlblk();
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return 0;
-	p = kcb->site;
+	kcb = get_kprobe_ctlblk();
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (regs->cp0_epc != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, regs->cp0_epc, 0);
+	if (!p)
 		return 0;
 	/*
 	 * A 32-bit kernel maps vmalloc space into a task's page tables on
@@ -339,16 +335,18 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 /*
  * Write @n words at @dst, then make the instruction caches see them.
  * Kernel text (KSEG0) and module and slot memory (mapped, RWX) take
- * plain stores on mips; another CPU sees the old or the new word.
+ * plain stores on mips; another CPU sees the old or the new word.  Also
+ * the slot writer of kprobe_slot_fill().
  */
-static void kprobe_mips_write(kprobe_opcode_t *dst, const kprobe_opcode_t *src,
-			      unsigned int n)
+static int kprobe_mips_write(kprobe_opcode_t *dst, const kprobe_opcode_t *src,
+			     unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		WRITE_ONCE(dst[i], src[i]);
 	flush_icache_range((unsigned long)dst, (unsigned long)(dst + n));
+	return 0;
 }
 
 /* Read the original word at @addr (other probes' breaks taken out). */
@@ -430,22 +428,10 @@ static bool kprobe_mips_in_mod_mcount(unsigned long addr,
 static int kprobe_mips_fill_slot(struct kprobe_hit_site *p, u32 copy,
 				 const char **why)
 {
-	kprobe_opcode_t buf[KPROBE_SLOT_INSNS];
-	kprobe_opcode_t *slot;
-	unsigned int i;
+	const kprobe_opcode_t head[] = { copy, KPROBE_STEP_BREAK };
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	buf[0] = copy;
-	buf[1] = KPROBE_STEP_BREAK;
-	for (i = 2; i < ARRAY_SIZE(buf); i++)
-		buf[i] = BREAKPOINT_INSTRUCTION;
-	kprobe_mips_write(slot, buf, ARRAY_SIZE(buf));
-	p->ainsn.slot = slot;
-	return 0;
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head), kprobe_mips_write,
+				why);
 }
 
 /**
@@ -482,10 +468,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 		return -EINVAL;
 	}
 
-	if (kprobe_mips_read(addr, &insn)) {
-		*why = "cannot read the probed text";
-		return -EFAULT;
-	}
+	ret = kprobe_slot_read_text(addr, &insn, sizeof(insn), why);
+	if (ret)
+		return ret;
 	if (kprobe_mips_has_delay_slot(insn) &&
 	    kprobe_mips_read(addr + 4, &delay)) {
 		*why = "cannot read the delay slot";
@@ -504,64 +489,27 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	return 0;
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
+/* Arming and disarming: one word; kprobe_mips_break() sees a late hit. */
+static void kprobe_mips_poke(kprobe_opcode_t *addr, kprobe_opcode_t insn)
 {
-	static const kprobe_opcode_t bp = BREAKPOINT_INSTRUCTION;
-
-	kprobe_mips_write(p->addr, &bp, 1);
+	kprobe_mips_write(addr, &insn, 1);
 }
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the break and its handler; the handler then
- * finds the original instruction back and re-runs it
- * (kprobe_mips_break()).
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_mips_write(p->addr, &p->opcode, 1);
-}
+DEFINE_KPROBE_ARMING(kprobe_mips_poke)
 
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts off)
- */
+/* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
+/*
  * Every instruction of a MIPS32 kernel is one aligned word (a microMIPS
  * kernel, of 16 and 32-bit instructions, has no kprobes: see Kconfig).
- *
- * Context: locked (kprobes_arch.h).
- * Return: 0, or -EILSEQ (*@why says why).
  */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (addr & (sizeof(kprobe_opcode_t) - 1)) {
-		*why = "not at an instruction boundary";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, sizeof(kprobe_opcode_t), why);
 }
 
 /* ---------------------------------------------------------------------
@@ -600,19 +548,8 @@ static const char *const kprobe_mips_trap_text[] = {
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	unsigned long entry;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(kprobe_mips_trap_text); i++) {
-		entry = kallsyms_lookup_name(kprobe_mips_trap_text[i]);
-		if (!entry)
-			continue;
-		ret = kprobe_add_ksym_blacklist(entry);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return kprobe_blacklist_ksyms(kprobe_mips_trap_text,
+				      ARRAY_SIZE(kprobe_mips_trap_text));
 }
 
 /**

@@ -36,6 +36,7 @@
 #include <asm/patch.h>
 #include <asm/psw.h>
 #include <asm/traps.h>
+#include <asm-generic/kprobes-slot.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
@@ -224,21 +225,18 @@ static notrace bool kprobe_parisc_step_end(struct pt_regs *regs)
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
-	unsigned long slot, next;
-	bool nullify;
+	unsigned long next;
+	bool nullify = false;
 
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return false;
-	p = kcb->site;
-	slot = (unsigned long)p->ainsn.slot;
-	if (!slot)
-		return false;
-	if (addr == slot + sizeof(kprobe_opcode_t))
-		nullify = false;
-	else if (addr == slot + 2 * sizeof(kprobe_opcode_t))
+	/* The second break after the copy: the copy nullified the first. */
+	p = kprobe_slot_stepped(kcb, addr, sizeof(kprobe_opcode_t));
+	if (!p) {
+		p = kprobe_slot_stepped(kcb, addr, 2 * sizeof(kprobe_opcode_t));
 		nullify = true;
-	else
+	}
+	if (!p)
 		return false;
 
 	next = this_cpu_read(kprobe_parisc_next[kcb->depth]);
@@ -295,12 +293,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_hit_site *p;
 	unsigned long next;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	next = this_cpu_read(kprobe_parisc_next[kcb->depth]);
@@ -336,12 +331,6 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
  * ---------------------------------------------------------------------
  */
 
-/* Read the original word at @addr (other probes' breaks taken out). */
-static int kprobe_parisc_read(unsigned long addr, u32 *insn)
-{
-	return kprobe_copy_original_text(insn, addr, sizeof(*insn));
-}
-
 /*
  * Whether @addr is one of the nops before a traceable function, where
  * ftrace writes its call stub: a probe there would never be hit, and
@@ -360,24 +349,28 @@ static bool kprobe_parisc_in_ftrace_pad(unsigned long addr)
 	return false;
 }
 
+/*
+ * The slot writer of kprobe_slot_fill(): nobody runs the slot yet, so
+ * the words go in with one write through the alias and its flush.  The
+ * base's helper does not write through its source pointer.
+ */
+static int kprobe_parisc_write_slot(kprobe_opcode_t *slot,
+				    const kprobe_opcode_t *src, unsigned int n)
+{
+	__patch_text_multiple(slot, (u32 *)src, n * sizeof(*src));
+	return 0;
+}
+
 /* Fill a new slot: the copy, two second breaks, a breakpoint. */
 static int kprobe_parisc_fill_slot(struct kprobe_hit_site *p, u32 copy,
 				   const char **why)
 {
-	kprobe_opcode_t buf[KPROBE_SLOT_INSNS] = {
+	const kprobe_opcode_t head[] = {
 		copy, KPROBE_STEP_BREAK, KPROBE_STEP_BREAK,
-		BREAKPOINT_INSTRUCTION,
 	};
-	kprobe_opcode_t *slot;
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	__patch_text_multiple(slot, buf, sizeof(buf));
-	p->ainsn.slot = slot;
-	return 0;
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head),
+				kprobe_parisc_write_slot, why);
 }
 
 /**
@@ -403,10 +396,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 		*why = "in ftrace's patchable area before a function";
 		return -EINVAL;
 	}
-	if (kprobe_parisc_read(addr, &insn)) {
-		*why = "cannot read the probed text";
-		return -EFAULT;
-	}
+	ret = kprobe_slot_read_text(addr, &insn, sizeof(insn), why);
+	if (ret)
+		return ret;
 	ret = kprobe_parisc_decode(insn, &p->ainsn, why);
 	if (ret)
 		return ret;
@@ -430,61 +422,19 @@ static void kprobe_parisc_poke(kprobe_opcode_t *addr, u32 insn)
 	flush_icache_range((unsigned long)addr, (unsigned long)(addr + 1));
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_parisc_poke(p->addr, BREAKPOINT_INSTRUCTION);
-}
+/* Arming and disarming; kprobe_parisc_break() sees a late hit. */
+DEFINE_KPROBE_ARMING(kprobe_parisc_poke)
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the break and its handler; the handler then
- * finds the original instruction back and re-runs it
- * (kprobe_parisc_break()).
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_parisc_poke(p->addr, p->opcode);
-}
-
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts off)
- */
+/* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
- * Every PA-RISC instruction is one aligned word.
- *
- * Context: locked (kprobes_arch.h).
- * Return: 0, or -EILSEQ (*@why says why).
- */
+/* Every PA-RISC instruction is one aligned word. */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (addr & (sizeof(kprobe_opcode_t) - 1)) {
-		*why = "not at an instruction boundary";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, sizeof(kprobe_opcode_t), why);
 }
 
 /* ---------------------------------------------------------------------
@@ -535,19 +485,9 @@ static int kprobe_parisc_blacklist_entry(void)
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	unsigned long entry;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(kprobe_parisc_trap_text); i++) {
-		entry = kallsyms_lookup_name(kprobe_parisc_trap_text[i]);
-		if (!entry)
-			continue;
-		ret = kprobe_add_ksym_blacklist(entry);
-		if (ret < 0)
-			return ret;
-	}
-	return kprobe_parisc_blacklist_entry();
+	return kprobe_blacklist_ksyms(kprobe_parisc_trap_text,
+				      ARRAY_SIZE(kprobe_parisc_trap_text)) ?:
+	       kprobe_parisc_blacklist_entry();
 }
 
 /**

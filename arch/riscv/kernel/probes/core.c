@@ -39,6 +39,7 @@
 #include <asm/insn.h>
 #include <asm/patch.h>
 #include <asm/switch_to.h>
+#include <asm-generic/kprobes-slot.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
@@ -246,13 +247,12 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 	if (user_mode(regs) || preemptible())
 		return 0;
 
-	kcb = get_kprobe_ctlblk();
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return 0;
-	p = kcb->site;
+	kcb = get_kprobe_ctlblk();
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (regs->epc != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, regs->epc, 0);
+	if (!p)
 		return 0;
 
 	regs->epc = (unsigned long)p->addr;
@@ -323,34 +323,16 @@ void *alloc_insn_page(void)
 	return page;
 }
 
-/* Fill a new slot: the copy, then breakpoints (see KPROBE_SLOT_BYTES). */
-static int kprobe_write_slot(struct kprobe_hit_site *p,
-			     struct kprobe_decoded *d, const u8 *text)
+/* The slot writer of kprobe_slot_fill(): every hart fences after it. */
+static int kprobe_riscv_write_slot(kprobe_opcode_t *slot,
+				   const kprobe_opcode_t *src, unsigned int n)
 {
-	kprobe_opcode_t buf[KPROBE_SLOT_BYTES / sizeof(kprobe_opcode_t)];
-	kprobe_opcode_t *slot;
-	unsigned int i;
 	int ret;
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		d->reason = "no free instruction slot";
-		return -ENOMEM;
-	}
-	for (i = 0; i < ARRAY_SIZE(buf); i++)
-		buf[i] = BREAKPOINT_INSTRUCTION;
-	memcpy(buf, text, d->ainsn.len);
-
 	mutex_lock(&text_mutex);
-	ret = patch_text_nosync(slot, buf, sizeof(buf));
+	ret = patch_text_nosync(slot, src, n * sizeof(*src));
 	mutex_unlock(&text_mutex);
-	if (ret) {
-		kprobe_slot_free(slot);
-		d->reason = "cannot write the instruction slot";
-		return -EFAULT;
-	}
-	p->ainsn.slot = slot;
-	return 0;
+	return ret;
 }
 
 /**
@@ -366,6 +348,7 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	unsigned long addr = (unsigned long)p->addr;
 	unsigned long size, offset;
 	unsigned int len = MAX_INSN_SIZE;
+	kprobe_opcode_t head[MAX_INSN_SIZE / sizeof(kprobe_opcode_t)];
 	u8 text[MAX_INSN_SIZE];
 	struct kprobe_decoded d;
 	int ret;
@@ -379,49 +362,23 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	/* Do not read past the end of the function: it may end the text. */
 	if (kprobe_sym_size_offset(addr, &size, &offset) && size > offset)
 		len = min_t(unsigned long, len, size - offset);
-	ret = kprobe_copy_original_text(text, addr, len);
-	if (ret) {
-		*why = "cannot read the probed text";
+	ret = kprobe_slot_read_text(addr, text, len, why);
+	if (ret)
 		return ret;
-	}
 
 	ret = kprobe_decode_insn(text, len, &d);
-	if (!ret) {
-		memcpy(&p->opcode, text, sizeof(p->opcode));
-		p->ainsn = d.ainsn;
-		if (d.ainsn.kind == KPROBE_INSN_STEP)
-			ret = kprobe_write_slot(p, &d, text);
-	}
-	if (ret)
+	if (ret) {
 		*why = d.reason;
-	return ret;
-}
-
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * One aligned parcel is written, which other harts see either before or
- * after; patch_text_nosync() then has every hart fence.i.
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	patch_text_nosync(p->addr, &kprobe_bp, sizeof(kprobe_bp));
-}
-
-/**
- * arch_disarm_kprobe() - put the original parcel back
- * @p: an armed site
- *
- * A hart may still be between the breakpoint and its handler; the
- * handler then finds the original instruction back and re-runs it
- * (kprobe_breakpoint_handler()).
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	patch_text_nosync(p->addr, &p->opcode, sizeof(p->opcode));
+		return ret;
+	}
+	memcpy(&p->opcode, text, sizeof(p->opcode));
+	p->ainsn = d.ainsn;
+	if (d.ainsn.kind != KPROBE_INSN_STEP)
+		return 0;
+	/* The copy, then breakpoints (see KPROBE_SLOT_BYTES). */
+	memcpy(head, text, d.ainsn.len);
+	return kprobe_slot_fill(p, head, d.ainsn.len / sizeof(*head),
+				kprobe_riscv_write_slot, why);
 }
 
 /*
@@ -440,41 +397,19 @@ static void kprobe_write_batch(struct kprobe_hit_site **kps, unsigned int nr,
 	flush_icache_all();
 }
 
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
+/*
+ * Arming and disarming, one site or a batch: one aligned parcel per
+ * site, which other harts see either before or after, then one round of
+ * fence.i.  A hart may still be between the breakpoint and its handler
+ * when a probe is disarmed; kprobe_breakpoint_handler() then finds the
+ * original instruction back and re-runs it.
  */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_write_batch(kps, nr, true);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_write_batch)
 
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_write_batch(kps, nr, false);
-}
-
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no hart is in
- *	its slot any more (a copy runs with interrupts off)
- */
+/* A copy runs with interrupts off: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------

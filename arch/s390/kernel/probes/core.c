@@ -45,6 +45,7 @@
 #include <asm/switch_to.h>
 #include <asm/text-patching.h>
 #include <asm/uaccess.h>
+#include <asm-generic/kprobes-slot.h>
 #include <asm-generic/kprobes-step.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
@@ -553,65 +554,18 @@ static void kprobe_patch(struct kprobe_hit_site **kps, unsigned int nr,
 	text_poke_sync();
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h).
+/*
+ * Arming and disarming, one site or a batch: one round of serialization
+ * for the lot.  A CPU may still be between the breakpoint and its
+ * handler when a probe is disarmed; kprobe_bpt() then finds the original
+ * instruction back.
  */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, true);
-}
+DEFINE_KPROBE_BATCH_ARMING(kprobe_patch)
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the breakpoint and its handler; the handler
- * then finds the original instruction back and re-runs it (kprobe_bpt()).
- * Context: text (kprobes_arch.h).
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_patch(&p, 1, false);
-}
-
-/**
- * arch_arm_kprobes_batch() - put the breakpoints of several probes in
- * @kps: sites, none armed through ftrace
- * @nr: how many
- *
- * One round of serialization for the lot.  Context: text.
- */
-void arch_arm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, true);
-}
-
-/**
- * arch_disarm_kprobes_batch() - take the breakpoints of several probes out
- * @kps: armed sites, none armed through ftrace
- * @nr: how many
- *
- * Context: text.
- */
-void arch_disarm_kprobes_batch(struct kprobe_hit_site **kps, unsigned int nr)
-{
-	kprobe_patch(kps, nr, false);
-}
-
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with interrupts masked)
- */
+/* A copy runs with interrupts masked: after the grace period none is left. */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
 /* ---------------------------------------------------------------------

@@ -32,6 +32,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <asm/pstate.h>
+#include <asm-generic/kprobes-slot.h>
 
 /* The trap levels of "ta 0x70" and "ta 0x71" (software traps 0x100 up). */
 #define KPROBE_SPARC_TRAP_BREAK		0x170
@@ -203,15 +204,13 @@ static notrace bool kprobe_sparc_step_end(struct pt_regs *regs)
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
-	unsigned long slot;
 
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
+	if (!kprobe_running())
 		return false;
-	p = kcb->site;
-	slot = (unsigned long)p->ainsn.slot;
-	if (!slot || (addr != slot + sizeof(kprobe_opcode_t) &&
-		      addr != slot + 2 * sizeof(kprobe_opcode_t)))
+	/* Either "ta 0x71" after the copy. */
+	p = kprobe_slot_stepped(kcb, addr, sizeof(kprobe_opcode_t)) ?:
+	    kprobe_slot_stepped(kcb, addr, 2 * sizeof(kprobe_opcode_t));
+	if (!p)
 		return false;
 
 	kprobe_sparc_resume(p, regs, this_cpu_read(kprobe_sparc_npc[kcb->depth]));
@@ -277,12 +276,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p;
 
-	if (kcb->state != KPROBE_CPU_STEPPING &&
-	    kcb->state != KPROBE_CPU_REENTERED)
-		return 0;
-	p = kcb->site;
 	/* Not the copy itself, e.g. a fault of this very fault path. */
-	if (instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	p = kprobe_slot_stepped(kcb, instruction_pointer(regs), 0);
+	if (!p)
 		return 0;
 
 	kprobe_set_pc(regs, (unsigned long)p->addr,
@@ -320,10 +316,11 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 /*
  * Write @nr words at @addr and flush each from the instruction cache.
  * Kernel and module text are mapped writable on sparc64; one aligned
- * word is atomic: another CPU runs the old or the new one.
+ * word is atomic: another CPU runs the old or the new one.  Also the
+ * slot writer of kprobe_slot_fill().
  */
-static void kprobe_sparc_poke(kprobe_opcode_t *addr, const u32 *insn,
-			      unsigned int nr)
+static int kprobe_sparc_write(kprobe_opcode_t *addr,
+			      const kprobe_opcode_t *insn, unsigned int nr)
 {
 	unsigned int i;
 
@@ -331,26 +328,19 @@ static void kprobe_sparc_poke(kprobe_opcode_t *addr, const u32 *insn,
 		WRITE_ONCE(addr[i], insn[i]);
 		flushi(&addr[i]);
 	}
+	return 0;
 }
 
 /* Fill a new slot: the copy, two "ta 0x71", a breakpoint. */
 static int kprobe_sparc_fill_slot(struct kprobe_hit_site *p, u32 copy,
 				  const char **why)
 {
-	const u32 buf[KPROBE_SLOT_INSNS] = {
+	const kprobe_opcode_t head[] = {
 		copy, SPARC_KPROBES_STEP_INSN, SPARC_KPROBES_STEP_INSN,
-		BREAKPOINT_INSTRUCTION,
 	};
-	kprobe_opcode_t *slot;
 
-	slot = kprobe_slot_alloc(KPROBE_SLOT_BYTES);
-	if (!slot) {
-		*why = "no free instruction slot";
-		return -ENOMEM;
-	}
-	kprobe_sparc_poke(slot, buf, KPROBE_SLOT_INSNS);
-	p->ainsn.slot = slot;
-	return 0;
+	return kprobe_slot_fill(p, head, ARRAY_SIZE(head), kprobe_sparc_write,
+				why);
 }
 
 /*
@@ -385,10 +375,9 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 
 	kprobe_assert_locked();
 
-	if (kprobe_copy_original_text(&insn, addr, sizeof(insn))) {
-		*why = "cannot read the probed text";
-		return -EFAULT;
-	}
+	ret = kprobe_slot_read_text(addr, &insn, sizeof(insn), why);
+	if (ret)
+		return ret;
 	ret = kprobe_sparc_decode(insn, &p->ainsn, why);
 	if (ret)
 		return ret;
@@ -404,63 +393,27 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	return kprobe_sparc_fill_slot(p, insn, why);
 }
 
-/**
- * arch_arm_kprobe() - put the breakpoint over the probed instruction
- * @p: a prepared site
- *
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_arm_kprobe(struct kprobe_hit_site *p)
+/* Arming and disarming: one word; kprobe_sparc_break() sees a late hit. */
+static void kprobe_sparc_poke(kprobe_opcode_t *addr, kprobe_opcode_t insn)
 {
-	const u32 insn = BREAKPOINT_INSTRUCTION;
-
-	kprobe_sparc_poke(p->addr, &insn, 1);
+	kprobe_sparc_write(addr, &insn, 1);
 }
 
-/**
- * arch_disarm_kprobe() - put the original instruction back
- * @p: an armed site
- *
- * A CPU may still be between the trap and its handler; the handler then
- * finds the original instruction back and returns to it
- * (kprobe_sparc_break()).
- * Context: text (kprobes_arch.h): locked, text_mutex held.
- */
-void arch_disarm_kprobe(struct kprobe_hit_site *p)
-{
-	kprobe_sparc_poke(p->addr, &p->opcode, 1);
-}
+DEFINE_KPROBE_ARMING(kprobe_sparc_poke)
 
-/**
- * arch_remove_kprobe() - release what arch_kprobe_prepare() took
- * @p: a disarmed site, after an RCU grace period: no CPU is in its slot
- *	any more (a copy runs with every interrupt level masked)
+/*
+ * A copy runs with every interrupt level masked: after the grace period
+ * none is left.
  */
 void arch_remove_kprobe(struct kprobe_hit_site *p)
 {
-	if (p->ainsn.slot) {
-		kprobe_slot_free(p->ainsn.slot);
-		p->ainsn.slot = NULL;
-	}
+	kprobe_slot_release(p);
 }
 
-/**
- * arch_kprobe_check_insn_boundary() - is @addr the start of an instruction
- * @addr: a kernel text address
- * @why: the reason when it is not
- *
- * Every SPARC instruction is one aligned word.
- *
- * Context: locked (kprobes_arch.h).
- * Return: 0, or -EILSEQ (*@why says why).
- */
+/* Every SPARC instruction is one aligned word. */
 int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
 {
-	if (addr & (sizeof(kprobe_opcode_t) - 1)) {
-		*why = "not at an instruction boundary";
-		return -EILSEQ;
-	}
-	return 0;
+	return kprobe_slot_check_unit(addr, sizeof(kprobe_opcode_t), why);
 }
 
 /* ---------------------------------------------------------------------
@@ -504,19 +457,9 @@ static int kprobe_sparc_blacklist_head(void)
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	unsigned long entry;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(kprobe_sparc_trap_text); i++) {
-		entry = kallsyms_lookup_name(kprobe_sparc_trap_text[i]);
-		if (!entry)
-			continue;
-		ret = kprobe_add_ksym_blacklist(entry);
-		if (ret < 0)
-			return ret;
-	}
-	return kprobe_sparc_blacklist_head();
+	return kprobe_blacklist_ksyms(kprobe_sparc_trap_text,
+				      ARRAY_SIZE(kprobe_sparc_trap_text)) ?:
+	       kprobe_sparc_blacklist_head();
 }
 
 /**

@@ -615,6 +615,7 @@ def parse_tools(v, fdir, lines):
 		      'make check-tools BASELINE=1) ----')
 		return
 	keys = list(ours) + [k for k in base if k not in ours]
+	keys.sort(key=lambda k: k.startswith('time '))	# stable: the cases, then the times
 	width = max(len(k) for k in keys)
 	print('---- tools: baseline vs ours ----')
 	print(f'{"case":<{width}}  {"baseline":<10} ours')

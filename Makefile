@@ -30,7 +30,7 @@ FLAVOUR		:= $(shell $(FLAVOUR_ENV) $(T)/flavour.sh)
 
 .DEFAULT_GOAL	:= help
 .NOTPARALLEL:
-.PHONY: help deps prepare config build initramfs run check check-all shell bench hitcount matrix \
+.PHONY: help deps prepare config build initramfs run check check-tools check-all shell bench hitcount matrix \
 	harness-check lint \
 	series series-check clean distclean
 
@@ -43,6 +43,7 @@ help:
 	@echo '  initramfs  build the busybox initramfs'
 	@echo '  run        boot, load the sample modules and show what they report'
 	@echo '  check      boot, run KUnit, boot self-tests and kselftests; verdict'
+	@echo '  check-tools  Debian'"'"'s bpftrace and perf (debootstrap userland, $(BUILD)/tools-userland) on the kernel: TAP, times (not in CI)'
 	@echo '  check-all  what CI runs (.ci/run), every booted architecture included (CI: not those with CI_BOOT=0)'
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
@@ -102,6 +103,17 @@ check: $(if $(filter 1,$(KP_BUILT)),,initramfs)
 
 shell: initramfs
 	@$(T)/boot.sh shell
+
+# Debian's own bpftrace and perf on the flavour's kernel (tools-init): the
+# Debian userland comes from deps (KP_CHECK_TOOLS=1: debootstrap, once),
+# the kernel and modules from make initramfs.  Its console and verdict are
+# tools-console.log and tools.results in the flavour directory.
+check-tools: export KP_CHECK_TOOLS := 1
+check-tools: $(if $(filter 1,$(KP_BUILT)),,initramfs)
+	@$(T)/deps.sh
+	@$(T)/mkinitramfs.sh tools
+	@$(T)/boot.sh tools || true
+	@$(T)/parse.py --tools $(BUILD)/$(FLAVOUR)
 
 # The configuration matrix cells that are built, not booted (matrix.sh).
 matrix: deps

@@ -70,6 +70,9 @@ SMP_ICOUNT=
 # QEMU arguments after -smp: devices, actions.
 QEMU_EXTRA=
 MEM=1G
+# -m of make check-tools' boot: its initramfs is a Debian userland of
+# 460 MB (bpftrace's LLVM among it), unpacked into memory.
+TOOLS_MEM=3G
 # The console= device.
 CONSOLE=ttyS0
 # QEMU's serial port of the console, from 0: the ports before it are

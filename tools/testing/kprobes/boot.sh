@@ -4,7 +4,10 @@
 # boot.sh MODE - boot the flavour's kernel and initramfs in QEMU.
 #
 # MODE is run, check, bench or shell (the guest's /init reads it as
-# kp.mode=).  The serial console goes to stdout and to
+# kp.mode=), or tools (make check-tools): the tools initramfs
+# (mkinitramfs.sh tools, whose /init is tools-init) with the arch's
+# TOOLS_MEM of memory, KUnit off (kunit.enable=0: make check runs it),
+# the console in tools-console.log and the result in tools-boot.result.  The serial console goes to stdout and to
 # $BUILD/<flavour>/console.log; how the boot ended goes to
 # $BUILD/<flavour>/boot.result for parse.py.
 #
@@ -53,13 +56,13 @@
 MODE=${1:-run}
 case $MODE in
 # The debug boot (DEBUG=1) takes longer than the default one.
-run|check|bench)	if [ "$KP_BOOT_CONFIG" = -debug ]; then
+run|check|bench|tools)	if [ "$KP_BOOT_CONFIG" = -debug ]; then
 			TIMEOUT=${TIMEOUT:-1500}
 		else
 			TIMEOUT=${TIMEOUT:-$(kp_arch BOOT_TIMEOUT)}
 		fi ;;
 shell)		TIMEOUT=${TIMEOUT:-0} ;;
-*)		die "unknown mode '$MODE' (run, check, bench or shell)" ;;
+*)		die "unknown mode '$MODE' (run, check, bench, tools or shell)" ;;
 esac
 # Single-threaded TCG: with one host thread per vCPU (MTTCG), QEMU 7.2 lets
 # a vCPU run code another vCPU has just patched back, and upstream's own
@@ -70,10 +73,16 @@ DUMP_LEAD=30
 
 KERNEL=$KP_OBJ/$KP_IMAGE_PATH
 INITRD=$KP_TREE/initramfs.cpio.gz
+MEM=$(kp_arch MEM)
+if [ "$MODE" = tools ]; then
+	INITRD=$KP_TREE/tools-initramfs.cpio
+	MEM=$(kp_arch TOOLS_MEM)
+fi
 # A bench boot keeps files of its own (bench-console.log, ...), so that a
 # make check of the same flavour meanwhile does not overwrite them.
 P=
 [ "$MODE" = bench ] && P=bench-
+[ "$MODE" = tools ] && P=tools-
 P=${KP_LOG_PREFIX-$P}
 CONSOLE=$KP_DIR/${P}console.log
 RESULT=$KP_DIR/${P}boot.result
@@ -83,7 +92,7 @@ DRY=${KP_DRY_RUN:-}
 if [ "$DRY" != 1 ]; then
 	mkdir -p "$KP_DIR"
 	[ -f "$KERNEL" ] || die "no $KERNEL; run make build"
-	[ -f "$INITRD" ] || die "no $INITRD; run make initramfs"
+	[ -f "$INITRD" ] || die "no $INITRD; run make initramfs (tools: make check-tools)"
 	command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU missing; run make deps"
 fi
 EXIT=$(kp_arch EXIT)
@@ -101,6 +110,7 @@ append="console=$(kp_arch CONSOLE) panic=-1 kp.mode=$MODE"
 # fault-injection one among them); ftracetest's cases, which exercise the
 # event parser more than kprobes, run in the default boot.
 [ "$KP_BOOT_CONFIG" = -debug ] && append+=" preempt=full kmemleak=on kp.ftrace=0"
+[ "$MODE" = tools ] && append+=" kunit.enable=0"
 [ -n "${KP_APPEND:-}" ] && append+=" $KP_APPEND"
 
 # The machine: the arch's MACHINE, -smp SMP (SMP_ICOUNT under ICOUNT=1),
@@ -134,7 +144,7 @@ qemu=(
 [ "${ICOUNT:-}" = 1 ] && qemu+=(-icount shift=0)
 # shellcheck disable=SC2206 # split on purpose: several arguments
 [ -n "${KP_QEMU_ARGS:-}" ] && qemu+=($KP_QEMU_ARGS)
-qemu+=(-m "$(kp_arch MEM)")
+qemu+=(-m "$MEM")
 
 if [ "$DRY" = 1 ]; then
 	echo "timeout=$TIMEOUT"

@@ -36,6 +36,18 @@
 # source is left for a later run without it (.ci/run builds it niced,
 # beside the kernel builds, rather than before them).
 #
+# KP_CHECK_TOOLS=1 (make check-tools): also the Debian userland that holds
+# Debian's own bpftrace and perf (linux-perf), made with debootstrap
+# (minbase, DEB_ARCH, the suite and mirror that the host's apt takes
+# bpftrace from: apt-cache policy) into $BUILD/tools-userland[-<arch>]
+# and kept there: it is made again only when what it was made from (the
+# stamp file .kp-tools-stamp: packages, suite, mirror, architecture)
+# changes.  460 MB once the documentation, translations and apt's caches
+# are removed; 2 minutes (2026-12-05).  Beside it, tools-userland.cpio:
+# the same as an uncompressed initramfs archive, every file root's
+# (written here, as root, since some files are readable by root only;
+# mkinitramfs.sh tools appends the kernel's own files).
+#
 # KP_DRY_RUN=1: print the package:test pairs that would be checked.
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -94,6 +106,10 @@ if [ -n "$KP_CROSS_USERLAND" ]; then
 		"dpkg-dev:dpkg-source"
 		"bzip2:bzip2"
 	)
+fi
+# make check-tools: debootstrap makes the Debian userland.
+if [ "${KP_CHECK_TOOLS:-}" = 1 ]; then
+	REQUIRED+=("debootstrap:debootstrap")
 fi
 # The userland of an architecture that is not the host's: package, file
 # it must leave in $KP_USERLAND/bin (downloaded, or built from the source
@@ -325,18 +341,110 @@ build_userland_cross()
 	note "$KP_ARCH userland in $KP_USERLAND: $(cd "$KP_USERLAND/bin" && echo *)"
 }
 
+# ---- make check-tools: the Debian userland with bpftrace and perf ---------
+
+# What the tools userland holds besides minbase: the tools, and what the
+# guest's /init (tools-init) runs besides bash and coreutils.
+TOOLS_PACKAGES=bpftrace,linux-perf,kmod,procps
+# One line per input of the userland; a change makes it again.
+tools_stamp()
+{
+	local arch=${KP_DEB_ARCH:-amd64}
+
+	# The suite and mirror the host's apt takes bpftrace from (the
+	# first "500 URI SUITE/COMPONENT ARCH Packages" line of its policy).
+	apt-cache policy bpftrace 2>/dev/null | awk -v a="$arch" '
+		$2 ~ /^[a-z]+:/ && $3 ~ /\// && $4 == a && $NF == "Packages" {
+			split($3, sc, "/")
+			print "mirror=" $2; print "suite=" sc[1]; exit
+		}'
+	echo "arch=$arch"
+	echo "packages=$TOOLS_PACKAGES"
+	echo "variant=minbase"
+}
+
+tools_userland_missing()
+{
+	[ "${KP_CHECK_TOOLS:-}" = 1 ] || return 0
+	# A foreign userland needs debootstrap's second stage run in the
+	# guest (or under qemu-user): not done yet.
+	[ -z "$KP_ARCH" ] || die "make check-tools: x86-64 only so far, not ARCH=$KP_ARCH"
+	[ -x "$KP_TOOLS_USERLAND/usr/bin/bpftrace" ] &&
+		[ -x "$KP_TOOLS_USERLAND/usr/bin/perf" ] &&
+		[ "$(tools_stamp)" = "$(cat "$KP_TOOLS_USERLAND/.kp-tools-stamp" 2>/dev/null)" ] &&
+		[ "$KP_TOOLS_USERLAND.cpio" -nt "$KP_TOOLS_USERLAND/.kp-tools-stamp" ] &&
+		return 0
+	echo "tools-userland"
+}
+
+# debootstrap the tools userland into a new directory, trim it, then
+# put it in place of the old one.
+make_tools_userland()
+{
+	local stamp mirror suite arch new=$KP_TOOLS_USERLAND.new start
+
+	stamp=$(tools_stamp)
+	# Made already: only the archive is missing.
+	if [ -x "$KP_TOOLS_USERLAND/usr/bin/bpftrace" ] &&
+	   [ "$stamp" = "$(cat "$KP_TOOLS_USERLAND/.kp-tools-stamp" 2>/dev/null)" ]; then
+		tools_userland_cpio
+		return
+	fi
+	mirror=$(sed -n 's/^mirror=//p' <<< "$stamp")
+	suite=$(sed -n 's/^suite=//p' <<< "$stamp")
+	arch=$(sed -n 's/^arch=//p' <<< "$stamp")
+	if [ -z "$mirror" ] || [ -z "$suite" ]; then
+		die "no Debian archive in the apt sources has bpftrace for $arch (apt-cache policy bpftrace)"
+	fi
+	rm -rf "$new"
+	mkdir -p "$new"
+	note "tools userland: debootstrap --variant=minbase --arch=$arch $suite $mirror (+ $TOOLS_PACKAGES; log $new.log)"
+	start=$(now)
+	debootstrap --variant=minbase --arch="$arch" --include="$TOOLS_PACKAGES" \
+		"$suite" "$new" "$mirror" > "$new.log" 2>&1 || {
+		tail -n 20 "$new.log" >&2
+		die "debootstrap failed: see $new.log"
+	}
+	# What nothing in the guest reads: documentation, translations and
+	# apt's caches (the guest never runs apt).
+	rm -rf "$new"/usr/share/{doc,man,info,locale} "$new"/var/cache/apt/* \
+		"$new"/var/lib/apt/lists/* "$new"/var/cache/debconf/*-old
+	mkdir -p "$new/usr/share/locale"
+	printf '%s\n' "$stamp" > "$new/.kp-tools-stamp"
+	rm -rf "$KP_TOOLS_USERLAND" "$KP_TOOLS_USERLAND.cpio"
+	mv "$new" "$KP_TOOLS_USERLAND"
+	mv "$new.log" "$KP_TOOLS_USERLAND.log"
+	tools_userland_cpio
+	note "tools userland in $KP_TOOLS_USERLAND: $(du -sh "$KP_TOOLS_USERLAND" | cut -f1), $(($(now) - start)) s; $(chroot "$KP_TOOLS_USERLAND" dpkg-query -W bpftrace linux-perf | xargs)"
+}
+
+# The userland as an initramfs archive (newc, uncompressed: the kernel
+# unpacks it several times faster than a gzipped one under TCG).
+tools_userland_cpio()
+{
+	(cd "$KP_TOOLS_USERLAND" && find . -mindepth 1 ! -name .kp-tools-stamp |
+	 LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$KP_TOOLS_USERLAND.cpio.new" ||
+		die "cannot write $KP_TOOLS_USERLAND.cpio"
+	mv "$KP_TOOLS_USERLAND.cpio.new" "$KP_TOOLS_USERLAND.cpio"
+	note "tools userland archive: $(du -h "$KP_TOOLS_USERLAND.cpio" | cut -f1) $KP_TOOLS_USERLAND.cpio"
+}
+
 missing=$(missing_pkgs "${REQUIRED[@]}" | sort -u | tr '\n' ' ')
 optional=$(missing_pkgs "${OPTIONAL[@]}" | sort -u | tr '\n' ' ')
 userland=$(missing_userland | xargs)
 [ "${KP_USERLAND_LATER:-}" = 1 ] && [ -n "$KP_CROSS_USERLAND" ] && userland=
+tools=$(tools_userland_missing)
 
-if [ -z "$missing$optional$userland" ]; then
+if [ -z "$missing$optional$userland$tools" ]; then
 	exit 0
 fi
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
 	[ -n "$optional" ] &&
 		note "optional packages missing (no /bin/bash in the guest): $optional"
+	[ -n "$tools" ] && [ -z "$missing$userland" ] &&
+		die "no Debian userland with bpftrace and perf in $KP_TOOLS_USERLAND
+deps: as root, KP_CHECK_TOOLS=1 tools/testing/kprobes/deps.sh makes it (debootstrap)"
 	[ -z "$missing$userland" ] && exit 0
 	[ -n "$userland" ] && [ -z "$missing" ] &&
 		die "missing $KP_ARCH userland: $userland
@@ -348,7 +456,8 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 if [ -z "$missing$optional" ]; then
 	# shellcheck disable=SC2086 # word splitting of the package list is intended
-	install_userland $userland
+	[ -z "$userland" ] || install_userland $userland
+	[ -z "$tools" ] || make_tools_userland
 	exit 0
 fi
 note "installing: $missing$optional"
@@ -370,3 +479,4 @@ missing=$(missing_pkgs "${REQUIRED[@]}" | sort -u | tr '\n' ' ')
 [ -z "$missing" ] || die "still missing after apt-get install: $missing"
 # shellcheck disable=SC2086 # word splitting of the package list is intended
 [ -z "$userland" ] || install_userland $userland
+[ -z "$tools" ] || make_tools_userland

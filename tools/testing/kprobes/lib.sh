@@ -40,6 +40,8 @@
 #     initramfs.cpio.gz    the initramfs image
 #     console.log          serial console of the last boot
 #     boot.result          how the last boot ended (written by boot.sh)
+#   tools-userland[-<arch>]/  make check-tools' Debian userland (debootstrap:
+#                        bpftrace, linux-perf), made by deps.sh
 #   <arch>-userland/     the guest's busybox and bash-static, when not the
 #                        host's (USERLAND=debian: Debian's packages, e.g.
 #                        i386, arm64; USERLAND=source: built from Debian's
@@ -217,6 +219,9 @@ KP_ARCH_SUFFIX=${KP_ARCH:+-$KP_ARCH}
 # boots (KP_IMAGE: kbuild target, and its path under obj/) and the cross
 # prefix of the binutils that handle the guest's modules (strip).
 KP_USERLAND=$BUILD/${KP_ARCH:-x86_64}-userland
+# make check-tools: the Debian userland holding bpftrace and perf
+# (deps.sh, KP_TOOLS=1).
+KP_TOOLS_USERLAND=$BUILD/tools-userland$KP_ARCH_SUFFIX
 KP_CROSS=$(kp_arch CROSS)
 KP_CROSS_USERLAND=
 [ "$(kp_arch USERLAND)" = source ] && KP_CROSS_USERLAND=1

@@ -42,6 +42,23 @@
 #
 # KP_DRY_RUN=1: print the lists of /etc/kp-notrun and kp-skip (TEST|why),
 # build nothing.
+#
+# mkinitramfs.sh tools (make check-tools, after make initramfs): the
+# initramfs of the tools boot instead, $BUILD/<flavour>/tools-initramfs.cpio:
+# the Debian userland of deps.sh (KP_CHECK_TOOLS=1; its archive
+# tools-userland.cpio, bpftrace and perf), followed by a second archive
+# with this flavour's own files (the kernel unpacks both, the second
+# over the first):
+#   /init                  tools/testing/kprobes/tools-init
+#   /usr/local/bin/kp-exit the one of the flavour's initramfs
+#   /usr/lib/modules/<rel>/  the modules of the flavour's initramfs
+#                          (kprobes_test_target.ko among them; Debian's
+#                          /lib is a link to usr/lib)
+#   /etc/kp-tools.conf     what tools-init needs from the kernel's build:
+#                          KP_VFS_READ_OFF, the offset of an instruction
+#                          inside vfs_read (the third), from vmlinux
+# Uncompressed: 460 MB, which the kernel unpacks faster than it inflates
+# gzip's 150 MB under TCG.
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -121,6 +138,43 @@ dynevent/test_duplicates.tc|eprobes on syscall events, which $KP_ARCH builds wit
 EOF
 	kp_arch FTRACE_SKIP | sed '/^[[:space:]]*$/d'
 }
+
+# The tools boot's initramfs (see the top).
+tools_initramfs()
+{
+	local root=$KP_TREE/tools-overlay cpio=$KP_TREE/tools-initramfs.cpio
+	local addr third off=
+
+	[ -f "$KP_TOOLS_USERLAND.cpio" ] ||
+		die "no $KP_TOOLS_USERLAND.cpio; run KP_CHECK_TOOLS=1 make deps (make check-tools does)"
+	[ -x "$KP_TREE/initramfs/bin/kp-exit" ] || die "no $KP_TREE/initramfs; run make initramfs"
+	rm -rf "$root"
+	mkdir -p "$root/etc" "$root/usr/local/bin" "$root/usr/lib"
+	install -m 0755 "$KP_TOOLS/tools-init" "$root/init"
+	cp "$KP_TREE/initramfs/bin/kp-exit" "$root/usr/local/bin/"
+	cp -a "$KP_TREE/initramfs/lib/modules" "$root/usr/lib/"
+	# An instruction boundary inside vfs_read, past its first two
+	# instructions (the ftrace call site and the next): the third.
+	# (awk reads to the end: pipefail must not see a SIGPIPE.)
+	addr=$(nm "$KP_OBJ/vmlinux" | awk '$3 == "vfs_read" && $2 ~ /^[tT]$/ && !a { a = $1 } END { print a }')
+	[ -n "$addr" ] || die "no vfs_read in $KP_OBJ/vmlinux"
+	third=$("${KP_CROSS}objdump" -d --no-show-raw-insn --start-address="0x$addr" \
+		--stop-address="$((0x$addr + 64))" "$KP_OBJ/vmlinux" |
+		awk '$1 ~ /^[0-9a-f]+:$/ && ++n == 3 { sub(":", "", $1); t = $1 } END { print t }')
+	[ -n "$third" ] && off=$((0x$third - 0x$addr))
+	[ -n "$off" ] || die "no third instruction in vfs_read"
+	echo "KP_VFS_READ_OFF=$off" > "$root/etc/kp-tools.conf"
+	(cd "$KP_OBJ" && sh "$KP_SRC/usr/gen_initramfs.sh" -o "$cpio.overlay" \
+		-u squash -g squash "$root")
+	cat "$KP_TOOLS_USERLAND.cpio" "$cpio.overlay" > "$cpio"
+	rm -f "$cpio.overlay"
+	note "$KP_FLAVOUR: $(du -h "$cpio" | cut -f1) $(basename "$cpio") (vfs_read+$off)"
+}
+
+if [ "${1:-}" = tools ]; then
+	tools_initramfs
+	exit 0
+fi
 
 if [ "${KP_DRY_RUN:-}" = 1 ]; then
 	echo "== notrun"

@@ -27,6 +27,13 @@
 #
 # Prints a summary, then "N passed, N failed" alone on the last line, and
 # exits non-zero if anything failed.
+#
+# parse.py --tools FLAVOUR_DIR: the verdict of make check-tools' boot
+# instead (tools-console.log, tools-boot.result; no KUnit, no
+# ftracetest): its TAP (tools-init's cases), the boot-time self-tests,
+# failure reports, the guest's end.  Each flavour's results and times
+# ("kp-tools: time NAME SECONDS" lines) go to FLAVOUR_DIR/tools.results;
+# with both flavours' files, the table case | baseline | ours is printed.
 
 import json
 import os
@@ -376,10 +383,10 @@ def parse_reports(v, tree, lines, stop):
 		  f'{f", {known} known (listed, not counted)" if known else ""}')
 
 
-def read_boot_result(v, fdir):
+def read_boot_result(v, fdir, prefix=''):
 	result = {}
 	try:
-		with open(os.path.join(fdir, 'boot.result')) as f:
+		with open(os.path.join(fdir, prefix + 'boot.result')) as f:
 			for line in f:
 				key, _, val = line.rstrip('\n').partition('=')
 				result[key] = val
@@ -551,11 +558,81 @@ def parse_ftracetest(v, fdir, lines):
 		print(f'{case:<{width}}  {b:<11} {o:<11} {note}'.rstrip())
 
 
+# ---- make check-tools: each flavour's results, side by side -----------------
+
+TOOLS_RESULTS = 'tools.results'
+TOOLS_TIME = re.compile(r'^# kp-tools: time (\S+) ([0-9.]+)$')
+
+
+def tools_results(lines):
+	"""The cases' results (ok, SKIP, not ok) and the times, in order."""
+	out = {}
+	inside = False
+	for line in lines:
+		if line == TAP_BEGIN:
+			inside = True
+		elif line == TAP_END:
+			break
+		elif inside and not TIMESTAMP.search(line):
+			m = TOOLS_TIME.match(line)
+			if m:
+				out[f'time {m.group(1)}'] = m.group(2) + ' s'
+				continue
+			m = TAP_RESULT.match(line)
+			if m:
+				notok, _, name, directive = m.groups()
+				directive = (directive or '').upper()
+				out[name] = ('not ok' if notok else
+					     'skip' if directive.startswith('SKIP') else 'ok')
+	return out
+
+
+def read_tools_results(path):
+	try:
+		with open(path) as f:
+			return dict(line.rstrip('\n').split('\t', 1) for line in f if '\t' in line)
+	except OSError:
+		return None
+
+
+def parse_tools(v, fdir, lines):
+	"""Write FLAVOUR_DIR/tools.results; print both flavours side by side."""
+	res = tools_results(lines)
+	with open(os.path.join(fdir, TOOLS_RESULTS), 'w') as f:
+		for k, val in res.items():
+			f.write(f'{k}\t{val}\n')
+	times = [f'{k[5:]} {val}' for k, val in res.items() if k.startswith('time ')]
+	if times:
+		v.section('times', ', '.join(times))
+	top = os.path.dirname(os.path.normpath(fdir))
+	name = os.path.basename(os.path.normpath(fdir))
+	is_ours = name == 'ours' or name.startswith('ours-')
+	suffix = name[len('ours'):] if is_ours else name[len('baseline'):]
+	base = read_tools_results(os.path.join(top, 'baseline' + suffix, TOOLS_RESULTS))
+	ours = read_tools_results(os.path.join(top, 'ours' + suffix, TOOLS_RESULTS))
+	if base is None or ours is None:
+		print('---- tools: no side-by-side table (run make check-tools and '
+		      'make check-tools BASELINE=1) ----')
+		return
+	keys = list(ours) + [k for k in base if k not in ours]
+	keys.sort(key=lambda k: k.startswith('time '))	# stable: the cases, then the times
+	width = max(len(k) for k in keys)
+	print('---- tools: baseline vs ours ----')
+	print(f'{"case":<{width}}  {"baseline":<10} ours')
+	for k in keys:
+		print(f'{k:<{width}}  {base.get(k, "-"):<10} {ours.get(k, "-")}')
+
+
 def main():
-	if len(sys.argv) != 2:
-		sys.exit('usage: parse.py FLAVOUR_DIR')
-	fdir = sys.argv[1]
-	console = os.path.join(fdir, 'console.log')
+	args = sys.argv[1:]
+	tools = bool(args) and args[0] == '--tools'
+	if tools:
+		args = args[1:]
+	if len(args) != 1:
+		sys.exit('usage: parse.py [--tools] FLAVOUR_DIR')
+	fdir = args[0]
+	prefix = 'tools-' if tools else ''
+	console = os.path.join(fdir, prefix + 'console.log')
 	v = Verdict()
 	try:
 		with open(console, errors='backslashreplace') as f:
@@ -564,16 +641,20 @@ def main():
 		lines = []
 		v.fail(f'console: {e}')
 
-	result = read_boot_result(v, fdir)
+	result = read_boot_result(v, fdir, prefix)
 	# The build the boot ran (src/, obj/): the flavour directory itself,
 	# except for a DEBUG=1 boot, whose build is the default one's.
 	tree = result.get('tree') or fdir
-	parse_kunit(v, fdir, tree, lines)
+	if not tools:
+		parse_kunit(v, fdir, tree, lines)
 	parse_ftrace(v, lines)
 	before = len(v.failures)
 	parse_tap(v, lines)
 	tap_failures = len(v.failures) - before
-	parse_ftracetest(v, fdir, lines)
+	if tools:
+		parse_tools(v, fdir, lines)
+	else:
+		parse_ftracetest(v, fdir, lines)
 	try:
 		dump = int(result.get('hang_dump_line') or len(lines))
 	except ValueError:
@@ -588,7 +669,7 @@ def main():
 	if dump < len(lines):
 		parse_hang_dump(v, tree, lines, dump)
 
-	print(f'---- summary: {os.path.basename(os.path.normpath(fdir))} ----')
+	print(f'---- summary: {prefix}{os.path.basename(os.path.normpath(fdir))} ----')
 	for line in v.lines:
 		print(line)
 	if v.failures:

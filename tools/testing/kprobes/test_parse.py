@@ -144,6 +144,27 @@ class ConsoleTest(unittest.TestCase):
 		self.assertIn('kselftest time 43 s; slowest: ftrace:c.tc 40 s, module:a 3 s',
 			      v.lines)
 
+	def test_tools_side_by_side(self):
+		# make check-tools: each flavour's results and times go to its
+		# tools.results; with both, one table; a failed case is counted.
+		top = tempfile.mkdtemp()
+		self.addCleanup(shutil.rmtree, top)
+		runs = {'baseline-tools': ('ok', '3.5'), 'ours-tools': ('not ok', '1.25')}
+		for name, (res, t) in runs.items():
+			os.mkdir(os.path.join(top, name))
+			lines = [parse.TAP_BEGIN, '1..2', '# kp-tools: time perf-50-add ' + t,
+				 '# kp: took 2 s', 'ok 1 perf-50-probes',
+				 '[   12.000000] kernel line', f'{res} 2 bpftrace-kstack',
+				 parse.TAP_END]
+			v = parse.Verdict()
+			parse.parse_tap(v, lines)
+			parse.parse_tools(v, os.path.join(top, name), lines)
+			self.assertEqual(len(v.failures), 0 if res == 'ok' else 1)
+			self.assertIn(f'times      perf-50-add {t} s', v.lines)
+		got = parse.read_tools_results(os.path.join(top, 'ours-tools', parse.TOOLS_RESULTS))
+		self.assertEqual(got, {'time perf-50-add': '1.25 s', 'perf-50-probes': 'ok',
+				       'bpftrace-kstack': 'not ok'})
+
 
 # .ci/run's schedule (test_ci.py), in the same report.
 from test_ci import CiRunTest  # noqa: E402,F401

@@ -1036,6 +1036,14 @@ static void kpm_run(void)
 	for (i = 0; i < KPM_FUNCS; i++) {
 		kpm_funcs[i].size = kpm_size(kpm_funcs[i].fn);
 		memcpy(kpm_funcs[i].text, kpm_funcs[i].fn, sizeof(kpm_funcs[i].text));
+	}
+	/*
+	 * Every function's text is taken before any is calibrated: on
+	 * parisc a function's kallsyms size ends with the next one's
+	 * patchable ftrace NOPs, and a snapshot of kpm_t1 taken after
+	 * kpm_t0 was probed, but before kpm_t2 was, diverged later.
+	 */
+	for (i = 0; i < KPM_FUNCS; i++) {
 		kpm_calibrate(i);
 		places += kpm_funcs[i].nr_places;
 	}

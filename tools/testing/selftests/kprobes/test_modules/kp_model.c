@@ -181,6 +181,14 @@ struct kpm_func {
 	const char *name;
 	long (*want)(long x);		/* the same computation, unprobed */
 	unsigned int size;		/* bytes of it looked at, <= KPM_SCAN */
+	/*
+	 * Bytes from @own on may also change with a probe on function
+	 * @neighbour: parisc's ftrace puts a function's patchable NOPs
+	 * before its symbol, inside the previous one's kallsyms size.
+	 * Learned in calibration; @neighbour is -1 when none does.
+	 */
+	unsigned int own;
+	int neighbour;
 	unsigned int nr_places;
 	unsigned int places[KPM_PLACES];	/* offsets */
 	int ret_answer[KPM_PLACES];	/* register_kretprobe() there */
@@ -437,6 +445,27 @@ static unsigned int kpm_size(void *fn)
 	return min_t(unsigned long, size, KPM_SCAN);
 }
 
+/* With a probe on @f registered: which other functions' text changed. */
+static void kpm_find_neighbours(unsigned int f)
+{
+	unsigned int g, off;
+
+	for (g = 0; g < KPM_FUNCS; g++) {
+		struct kpm_func *gu = &kpm_funcs[g];
+		const u8 *now = (const u8 *)gu->fn;
+
+		if (g == f)
+			continue;
+		for (off = 0; off < gu->own; off++)
+			if (now[off] != gu->text[off])
+				break;
+		if (off < gu->own) {
+			gu->own = off;
+			gu->neighbour = f;
+		}
+	}
+}
+
 /*
  * The places of function @f: offsets where a kprobe registers and is hit
  * exactly once per call, and what register_kretprobe() answers there.
@@ -457,6 +486,7 @@ static void kpm_calibrate(unsigned int f)
 		atomic_set(&s->live, 1);
 		if (register_kprobe(&s->kp))
 			continue;
+		kpm_find_neighbours(f);
 		before = atomic_long_read(&s->pre);
 		kpm_call(f, 1);
 		kpm_call(f, 2);
@@ -470,8 +500,10 @@ static void kpm_calibrate(unsigned int f)
 		s->rp.kp.addr = (kprobe_opcode_t *)kpm_addr(f, n);
 		s->rp.handler = kpm_ret;
 		ret = register_kretprobe(&s->rp);
-		if (!ret)
+		if (!ret) {
+			kpm_find_neighbours(f);
 			unregister_kretprobe(&s->rp);
+		}
 		fu->ret_answer[n] = ret;
 	}
 	atomic_set(&s->live, 0);
@@ -667,9 +699,13 @@ static const char *kpm_text_wrong(unsigned int *where)
 		if (kpm_slots[i].reg)
 			any[kpm_slots[i].fn] = true;
 	for (f = 0; f < KPM_FUNCS; f++) {
+		const struct kpm_func *fu = &kpm_funcs[f];
+		unsigned int len = fu->size;
+
 		*where = f;
-		if (!any[f] && memcmp(kpm_funcs[f].fn, kpm_funcs[f].text,
-				      kpm_funcs[f].size))
+		if (fu->neighbour >= 0 && any[fu->neighbour])
+			len = fu->own;
+		if (!any[f] && memcmp(fu->fn, fu->text, len))
 			return "changed, with no probe registered";
 	}
 	for (i = 0; i < KPM_SLOTS; i++) {
@@ -1035,6 +1071,8 @@ static void kpm_run(void)
 
 	for (i = 0; i < KPM_FUNCS; i++) {
 		kpm_funcs[i].size = kpm_size(kpm_funcs[i].fn);
+		kpm_funcs[i].own = kpm_funcs[i].size;
+		kpm_funcs[i].neighbour = -1;
 		memcpy(kpm_funcs[i].text, kpm_funcs[i].fn, sizeof(kpm_funcs[i].text));
 	}
 	/*
@@ -1047,6 +1085,11 @@ static void kpm_run(void)
 		kpm_calibrate(i);
 		places += kpm_funcs[i].nr_places;
 	}
+	for (i = 0; i < KPM_FUNCS; i++)
+		if (kpm_funcs[i].neighbour >= 0)
+			pr_info("%s: bytes from +%u on change with probes on %s\n",
+				kpm_funcs[i].name, kpm_funcs[i].own,
+				kpm_funcs[kpm_funcs[i].neighbour].name);
 	pr_info("seed=%lu ops=%u threads=%u impl=%s again=%d change=%d: %u places in %d functions\n",
 		seed, ops, nr_threads, impl, again, change, places, KPM_FUNCS);
 	if (!places) {

@@ -493,6 +493,16 @@ def ftrace_case_results(lines):
 	return cases
 
 
+def flavour_pair(fdir):
+	"""The baseline and ours directories of fdir's configuration:
+	ours-i386 goes with baseline-i386, ours-preempt with baseline-preempt."""
+	top = os.path.dirname(os.path.normpath(fdir))
+	name = os.path.basename(os.path.normpath(fdir))
+	is_ours = name == 'ours' or name.startswith('ours-')
+	suffix = name[len('ours'):] if is_ours else name[len('baseline'):]
+	return os.path.join(top, 'baseline' + suffix), os.path.join(top, 'ours' + suffix)
+
+
 def read_ftrace_results(path):
 	cases = {}
 	try:
@@ -527,14 +537,10 @@ def parse_ftracetest(v, fdir, lines):
 		counts[result] = counts.get(result, 0) + 1
 	v.section('ftracetest', ', '.join(f'{n} {r}' for r, n in sorted(counts.items())))
 
-	# The other flavour of the same configuration: ours-i386 goes with
-	# baseline-i386, ours-preempt with baseline-preempt.
-	top = os.path.dirname(os.path.normpath(fdir))
-	name = os.path.basename(os.path.normpath(fdir))
-	is_ours = name == 'ours' or name.startswith('ours-')
-	suffix = name[len('ours'):] if is_ours else name[len('baseline'):]
-	base = read_ftrace_results(os.path.join(top, 'baseline' + suffix, FTRACE_RESULTS))
-	ours = read_ftrace_results(os.path.join(top, 'ours' + suffix, FTRACE_RESULTS))
+	# The other flavour of the same configuration.
+	base_dir, ours_dir = flavour_pair(fdir)
+	base = read_ftrace_results(os.path.join(base_dir, FTRACE_RESULTS))
+	ours = read_ftrace_results(os.path.join(ours_dir, FTRACE_RESULTS))
 	if base is None or ours is None:
 		print('---- ftracetest: no side-by-side table (run make check and '
 		      'make check BASELINE=1) ----')
@@ -604,12 +610,9 @@ def parse_tools(v, fdir, lines):
 	times = [f'{k[5:]} {val}' for k, val in res.items() if k.startswith('time ')]
 	if times:
 		v.section('times', ', '.join(times))
-	top = os.path.dirname(os.path.normpath(fdir))
-	name = os.path.basename(os.path.normpath(fdir))
-	is_ours = name == 'ours' or name.startswith('ours-')
-	suffix = name[len('ours'):] if is_ours else name[len('baseline'):]
-	base = read_tools_results(os.path.join(top, 'baseline' + suffix, TOOLS_RESULTS))
-	ours = read_tools_results(os.path.join(top, 'ours' + suffix, TOOLS_RESULTS))
+	base_dir, ours_dir = flavour_pair(fdir)
+	base = read_tools_results(os.path.join(base_dir, TOOLS_RESULTS))
+	ours = read_tools_results(os.path.join(ours_dir, TOOLS_RESULTS))
 	if base is None or ours is None:
 		print('---- tools: no side-by-side table (run make check-tools and '
 		      'make check-tools BASELINE=1) ----')

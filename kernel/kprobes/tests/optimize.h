@@ -105,6 +105,14 @@ long kpopt_ppc_good(long x);
 long kpopt_ppc_branch(long x);
 long kpopt_ppc_amr(long x);
 
+/* arm64's targets (optimize_arm64_targets.S, optimize_arm64.c). */
+long kpopt_a64_good(long x);
+long kpopt_a64_branch(long x);
+long kpopt_a64_literal(long x);
+long kpopt_a64_bti(long x);
+long kpopt_a64_extable(long x);
+long kpopt_a64_pan(long x);
+
 /*
  * The architecture's description, from optimize_<arch>.c; a weak default
  * in optimize.c returns NULL, and the suite skips.

@@ -104,6 +104,17 @@ asmlinkage void arch_kretprobe_trampoline(void);
 int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
 
+/*
+ * Jump optimization (opt.c, opt_detour.S): an optimized probe has "B detour"
+ * instead of its BRK.  It replaces the one probed instruction, which the
+ * detour runs from a copy (KPROBE_OPTSLOT_BYTES: the layout is in
+ * opt_detour.S).  B reaches +/- 128 MiB, so detours live in an area of
+ * the kernel image (kprobe_opt_area).
+ */
+#define KPROBE_OPT_PATCH_MAX	4
+#define KPROBE_OPT_REGION_MAX	4
+#define KPROBE_OPTSLOT_BYTES	48
+
 #else /* !CONFIG_KPROBES */
 
 /* debug-monitors.c refers to them under IS_ENABLED(CONFIG_KPROBES). */

@@ -614,8 +614,9 @@ static int kprobe_blacklist_text(const char *start, const char *end)
  * assembly, the debug exception path).  arm64 adds the text that runs
  * where a BRK cannot be handled: the hypervisor's (nVHE EL2) and its
  * identity-mapped part, the kernel's identity-mapped text (MMU off or
- * being switched), the hibernation exit, the KPTI trampoline; and
- * __switch_to(), whose entry and return different tasks see.
+ * being switched), the hibernation exit, the KPTI trampoline; the
+ * detour area of optimized probes; and __switch_to(), whose entry and
+ * return different tasks see.
  *
  * Return: 0 or a negative errno.
  */
@@ -634,6 +635,10 @@ int arch_populate_kprobe_blacklist(void)
 	if (!ret && IS_ENABLED(CONFIG_UNMAP_KERNEL_AT_EL0))
 		ret = kprobe_blacklist_text(__entry_tramp_text_start,
 					    __entry_tramp_text_end);
+	/* The detours of optimized probes (opt_detour.S). */
+	if (!ret && IS_ENABLED(CONFIG_OPTPROBES))
+		ret = kprobe_blacklist_text((const char *)kprobe_opt_area,
+					    (const char *)kprobe_opt_area_end);
 	if (ret)
 		return ret;
 	ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);

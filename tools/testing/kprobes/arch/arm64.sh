@@ -62,7 +62,7 @@ BOOT_TIMEOUT=1500
 # to x86 (each costs 10 - 30 s under TCG).
 FTRACE_SKIP_GENERIC=1
 FTRACE_SKIP='
-kprobe/kprobe_opt_types.tc|no optimized probes on arm64, the case knows x86 only
+kprobe/kprobe_opt_types.tc|the case knows uname -m x86_64, arm* and ppc*, not aarch64 (it exits UNSUPPORTED); optimized probes are kselftests here
 dynevent/add_remove_fprobe.tc|no fprobe on arm64 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_args_vfs.tc|no fprobe on arm64 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_entry_arg.tc|no fprobe on arm64 6.12 (no DYNAMIC_FTRACE_WITH_REGS)

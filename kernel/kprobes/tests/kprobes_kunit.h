@@ -21,6 +21,8 @@
  *   optimize.c      "kprobes_optimize": jump optimization, on assembly
  *                   targets each architecture describes in a table of
  *                   its own (optimize.h, optimize_<arch>.c)
+ *   optimize_arm64.c "kprobes_optimize_arm64": arm64's refusals, with
+ *                   their reasons, its detour and the branch's reach
  *
  * Beside them:
  *

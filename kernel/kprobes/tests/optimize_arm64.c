@@ -72,24 +72,10 @@ static long kpopt_a64_good_from_20(long v)
 	return v + 1;
 }
 
-static long kpopt_a64_branch_ref(long x)
+/* Every refused target returns x + 1 (optimize_arm64_targets.S). */
+static long kpopt_a64_plus_one(long x)
 {
 	return x + 1;
-}
-
-static long kpopt_a64_literal_ref(long x)
-{
-	return x + 5;
-}
-
-static long kpopt_a64_bti_ref(long x)
-{
-	return x + 3;
-}
-
-static long kpopt_a64_extable_ref(long x)
-{
-	return x + 4;
 }
 
 /*
@@ -109,10 +95,10 @@ static const struct kpopt_point kpopt_a64_good_points[] = {
 };
 
 static const struct kpopt_point kpopt_a64_refused[] = {
-	{ "branch", kpopt_a64_branch, kpopt_a64_branch_ref },
-	{ "literal load", kpopt_a64_literal, kpopt_a64_literal_ref },
-	{ "bti", kpopt_a64_bti, kpopt_a64_bti_ref, 4, kpopt_a64_bti_ref },
-	{ "exception table", kpopt_a64_extable, kpopt_a64_extable_ref, 4 },
+	{ "branch", kpopt_a64_branch, kpopt_a64_plus_one },
+	{ "literal load", kpopt_a64_literal, kpopt_a64_plus_one },
+	{ "bti", kpopt_a64_bti, kpopt_a64_plus_one, 4, kpopt_a64_plus_one },
+	{ "exception table", kpopt_a64_extable, kpopt_a64_plus_one, 4 },
 };
 
 /* Past the BTI C that SYM_FUNC_START puts first with BTI. */

@@ -37,29 +37,29 @@ SYM_FUNC_START(kpopt_a64_branch)
 	ret
 SYM_FUNC_END(kpopt_a64_branch)
 
-/* x + 5, the 5 from a literal load, which is simulated. */
+/* x + 1, the 1 from a literal load, which is simulated. */
 SYM_FUNC_START(kpopt_a64_literal)
 	ldr	x1, 1f
 	add	x0, x0, x1
 	ret
 	.balign	8
-1:	.quad	5
+1:	.quad	1
 SYM_FUNC_END(kpopt_a64_literal)
 
-/* x + 3, then a BTI C, a landing pad: no B in its place. */
+/* x + 1, then a BTI C, a landing pad: no B in its place. */
 SYM_FUNC_START(kpopt_a64_bti)
-	add	x0, x0, #3
+	add	x0, x0, #1
 	hint	#34
 	ret
 SYM_FUNC_END(kpopt_a64_bti)
 
 /*
- * x + 4 from an instruction with an exception-table entry (it cannot
+ * x + 1 from an instruction with an exception-table entry (it cannot
  * fault, but a copy elsewhere would lose the entry).
  */
 SYM_FUNC_START(kpopt_a64_extable)
 	nop
-0:	add	x0, x0, #4
+0:	add	x0, x0, #1
 1:	ret
 	_asm_extable_uaccess	0b, 1b
 SYM_FUNC_END(kpopt_a64_extable)

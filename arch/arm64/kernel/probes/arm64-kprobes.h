@@ -11,6 +11,7 @@
  *                address and blacklist hooks
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  *   opt.c + opt_detour.S   jump optimization: the detours and their area
+ *   arm64-kprobes-asm.h    pt_regs built by the two assembly files
  *
  * The instruction decoder and simulator (decode-insn.c, simulate-insn.c)
  * are arm64's, shared with uprobes; kprobes adds what only kernel text

@@ -24,29 +24,15 @@
  * and the caller's x29 (see stacktrace.c).
  */
 #include <linux/linkage.h>
-#include <asm/asm-offsets.h>
 #include <asm/assembler.h>
-#include <asm/ptrace.h>
-#include <asm/sysreg.h>
+
+#include "arm64-kprobes-asm.h"
 
 	.text
 SYM_CODE_START(arch_kretprobe_trampoline)
 	sub	sp, sp, #PT_REGS_SIZE
 
-	stp	x0, x1, [sp, #S_X0]
-	stp	x2, x3, [sp, #S_X2]
-	stp	x4, x5, [sp, #S_X4]
-	stp	x6, x7, [sp, #S_X6]
-	stp	x8, x9, [sp, #S_X8]
-	stp	x10, x11, [sp, #S_X10]
-	stp	x12, x13, [sp, #S_X12]
-	stp	x14, x15, [sp, #S_X14]
-	stp	x16, x17, [sp, #S_X16]
-	stp	x18, x19, [sp, #S_X18]
-	stp	x20, x21, [sp, #S_X20]
-	stp	x22, x23, [sp, #S_X22]
-	stp	x24, x25, [sp, #S_X24]
-	stp	x26, x27, [sp, #S_X26]
+	kprobe_regs_x0_x27 stp
 	stp	x28, x29, [sp, #S_X28]
 
 	/* x30 and sp as the probed function returned them (adjacent) */
@@ -58,15 +44,8 @@ SYM_CODE_START(arch_kretprobe_trampoline)
 	 * probed function.
 	 */
 	adr	x1, arch_kretprobe_trampoline
-	mrs	x2, daif
-	mov	x3, #PSR_MODE_EL1h
-	orr	x2, x2, x3
+	kprobe_regs_el1_pstate x2, x3
 	stp	x1, x2, [sp, #S_PC]
-	/* With pseudo-NMIs the interrupt mask is the priority mask. */
-alternative_if ARM64_HAS_GIC_PRIO_MASKING
-	mrs_s	x3, SYS_ICC_PMR_EL1
-	str	x3, [sp, #S_PMR_SAVE]
-alternative_else_nop_endif
 
 	/* The frame record over pt_regs, see above. */
 	stp	x29, x1, [sp, #S_STACKFRAME]
@@ -77,20 +56,7 @@ alternative_else_nop_endif
 	/* x0: the real return address, returned through x30 */
 	mov	x30, x0
 
-	ldp	x0, x1, [sp, #S_X0]
-	ldp	x2, x3, [sp, #S_X2]
-	ldp	x4, x5, [sp, #S_X4]
-	ldp	x6, x7, [sp, #S_X6]
-	ldp	x8, x9, [sp, #S_X8]
-	ldp	x10, x11, [sp, #S_X10]
-	ldp	x12, x13, [sp, #S_X12]
-	ldp	x14, x15, [sp, #S_X14]
-	ldp	x16, x17, [sp, #S_X16]
-	ldp	x18, x19, [sp, #S_X18]
-	ldp	x20, x21, [sp, #S_X20]
-	ldp	x22, x23, [sp, #S_X22]
-	ldp	x24, x25, [sp, #S_X24]
-	ldp	x26, x27, [sp, #S_X26]
+	kprobe_regs_x0_x27 ldp
 	ldp	x28, x29, [sp, #S_X28]
 	add	sp, sp, #PT_REGS_SIZE
 	ret

@@ -32,12 +32,12 @@
  */
 #include "arm64-kprobes.h"
 
+#include <linux/bitops.h>
 #include <linux/extable.h>
 #include <linux/irqflags.h>
 #include <linux/memory.h>
 #include <linux/sizes.h>
 #include <linux/smp.h>
-#include <linux/spinlock.h>
 #include <asm/arch_gicv3.h>
 #include <asm/cpufeature.h>
 #include <asm/insn.h>
@@ -140,9 +140,8 @@ NOKPROBE_SYMBOL(arch_optprobe_handler);
 #define KPROBE_OPT_AREA_PAGES \
 	((kprobe_opt_area_end - kprobe_opt_area) * AARCH64_INSN_SIZE / PAGE_SIZE)
 
-/* Pages of the area handed out; kprobe_opt_area_lock. */
-static unsigned long kprobe_opt_area_used;
-static DEFINE_SPINLOCK(kprobe_opt_area_lock);
+/* One bit per page of the area (8 at most): handed out.  Atomic bitops. */
+static unsigned long kprobe_opt_area_map;
 
 /**
  * arch_kprobe_optslot_page_alloc() - a page of the detour area
@@ -152,17 +151,15 @@ static DEFINE_SPINLOCK(kprobe_opt_area_lock);
  */
 void *arch_kprobe_optslot_page_alloc(void)
 {
-	unsigned long i;
+	unsigned int i;
 
 	BUILD_BUG_ON(KPROBE_OPTSLOT_BYTES % 16);
-	spin_lock(&kprobe_opt_area_lock);
-	for (i = 0; i < KPROBE_OPT_AREA_PAGES; i++)
-		if (!__test_and_set_bit(i, &kprobe_opt_area_used))
-			break;
-	spin_unlock(&kprobe_opt_area_lock);
-	if (i == KPROBE_OPT_AREA_PAGES)
+	if (WARN_ON_ONCE(KPROBE_OPT_AREA_PAGES > BITS_PER_LONG))
 		return NULL;
-	return (void *)kprobe_opt_area + i * PAGE_SIZE;
+	for (i = 0; i < KPROBE_OPT_AREA_PAGES; i++)
+		if (!test_and_set_bit_lock(i, &kprobe_opt_area_map))
+			return (void *)kprobe_opt_area + i * PAGE_SIZE;
+	return NULL;
 }
 
 /**
@@ -174,12 +171,9 @@ void *arch_kprobe_optslot_page_alloc(void)
  */
 void arch_kprobe_optslot_page_free(void *page)
 {
-	unsigned long i = (page - (void *)kprobe_opt_area) / PAGE_SIZE;
-
 	WARN_ON_ONCE(!aarch64_insn_set(page, BREAKPOINT_INSTRUCTION, PAGE_SIZE));
-	spin_lock(&kprobe_opt_area_lock);
-	__clear_bit(i, &kprobe_opt_area_used);
-	spin_unlock(&kprobe_opt_area_lock);
+	clear_bit_unlock((page - (void *)kprobe_opt_area) / PAGE_SIZE,
+			 &kprobe_opt_area_map);
 }
 
 /* ---------------------------------------------------------------------
@@ -217,6 +211,9 @@ static bool kprobe_opt_landing_pad(u32 insn)
 
 static const char *kprobe_opt_check(struct kprobe_hit_site *p)
 {
+	if (WARN_ON_ONCE(kprobe_opt_template_end - kprobe_opt_template >
+			 KPROBE_OPT_WORDS))
+		return "the detour template is too big";
 	if (!p->ainsn.slot)
 		return "the instruction reads the pc: it is simulated";
 	if (search_exception_tables((unsigned long)p->addr))
@@ -265,6 +262,37 @@ static bool kprobe_opt_build(__le32 *img, kprobe_opcode_t *buf,
 	return true;
 }
 
+/*
+ * Build the detour of @oi in @buf (NULL: none was free) and write it.
+ * Return: 0, or a negative errno with *@why set.
+ */
+static int kprobe_opt_write(struct kprobe_opt_insn *oi, kprobe_opcode_t *buf,
+			    const char **why)
+{
+	__le32 img[KPROBE_OPT_WORDS];
+
+	if (!buf) {
+		*why = "no free detour buffer";
+		return -ENOMEM;
+	}
+	if (!kprobe_opt_build(img, buf, oi)) {
+		*why = "no detour within branch range (+/- 128 MiB)";
+		pr_info("not optimizing %pS: %s\n", (void *)oi->addr, *why);
+		return -ERANGE;
+	}
+	if (!aarch64_insn_copy(buf, img, sizeof(img))) {
+		*why = "cannot write the detour";
+		return -EFAULT;
+	}
+	/*
+	 * aarch64_insn_copy() cleaned and invalidated the detour's lines; a
+	 * context synchronization on every CPU drops whatever one fetched
+	 * of the buffer's previous contents before the first B to it.
+	 */
+	kick_all_cpus_sync();
+	return 0;
+}
+
 /**
  * arch_optprobe_prepare() - check a site and write its detour
  * @oi: the record; @oi->addr is an armed BRK site with no post handler
@@ -279,43 +307,22 @@ static bool kprobe_opt_build(__le32 *img, kprobe_opcode_t *buf,
  */
 int arch_optprobe_prepare(struct kprobe_opt_insn *oi, const char **why)
 {
-	__le32 img[KPROBE_OPT_WORDS];
 	kprobe_opcode_t *buf;
 	__le32 orig;
+	int ret;
 
 	kprobe_assert_locked();
-	BUILD_BUG_ON(PT_REGS_SIZE % 16);
-	if (WARN_ONCE(kprobe_opt_template_end - kprobe_opt_template >
-		      KPROBE_OPT_WORDS, "kprobes: detour template too big\n")) {
-		*why = "the detour template is too big";
-		return -E2BIG;
-	}
+	BUILD_BUG_ON(sizeof(struct pt_regs) % 16);
 	*why = kprobe_opt_check(oi->probe);
 	if (*why)
 		return -EINVAL;
-
 	buf = kprobe_optslot_alloc();
-	if (!buf) {
-		*why = "no free detour buffer";
-		return -ENOMEM;
+	ret = kprobe_opt_write(oi, buf, why);
+	if (ret) {
+		if (buf)
+			kprobe_optslot_free(buf);
+		return ret;
 	}
-	if (!kprobe_opt_build(img, buf, oi)) {
-		*why = "no detour within branch range (+/- 128 MiB)";
-		pr_info("not optimizing %pS: %s\n", (void *)oi->addr, *why);
-		kprobe_optslot_free(buf);
-		return -ERANGE;
-	}
-	if (!aarch64_insn_copy(buf, img, sizeof(img))) {
-		*why = "cannot write the detour";
-		kprobe_optslot_free(buf);
-		return -EFAULT;
-	}
-	/*
-	 * aarch64_insn_copy() cleaned and invalidated the detour's lines; a
-	 * context synchronization on every CPU drops whatever one fetched
-	 * of the buffer's previous contents before the first B to it.
-	 */
-	kick_all_cpus_sync();
 
 	oi->buf = buf;
 	oi->copy = (unsigned long)&buf[KPROBE_OPT_COPY];

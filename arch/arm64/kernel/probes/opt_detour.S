@@ -30,13 +30,11 @@
  * further away (the 2 GiB PLT window) is refused by opt.c.
  */
 #include <linux/linkage.h>
-#include <asm/alternative.h>
-#include <asm/asm-offsets.h>
 #include <asm/assembler.h>
 #include <asm/brk-imm.h>
 #include <asm/page-def.h>
-#include <asm/ptrace.h>
-#include <asm/sysreg.h>
+
+#include "arm64-kprobes-asm.h"
 
 /* PSTATE.PAN as a system register (ARMv8.1), readable with ARM64_HAS_PAN. */
 #define KPROBE_OPT_SYS_PAN	sys_reg(3, 0, 4, 2, 3)
@@ -87,27 +85,12 @@ kprobe_opt_template_end:
  * entry does, so the unwinder goes through.
  */
 SYM_CODE_START(kprobe_opt_common)
-	stp	x0, x1, [sp, #S_X0]
-	stp	x2, x3, [sp, #S_X2]
-	stp	x4, x5, [sp, #S_X4]
-	stp	x6, x7, [sp, #S_X6]
-	stp	x8, x9, [sp, #S_X8]
-	stp	x10, x11, [sp, #S_X10]
-	stp	x12, x13, [sp, #S_X12]
-	stp	x14, x15, [sp, #S_X14]
-	stp	x16, x17, [sp, #S_X16]
-	stp	x18, x19, [sp, #S_X18]
-	stp	x20, x21, [sp, #S_X20]
-	stp	x22, x23, [sp, #S_X22]
-	stp	x24, x25, [sp, #S_X24]
-	stp	x26, x27, [sp, #S_X26]
+	kprobe_regs_x0_x27 stp
 	str	x28, [sp, #S_X28]
 
-	/* pstate first, before anything could change the flags */
-	mrs	x2, nzcv
-	mrs	x3, daif
-	orr	x2, x2, x3
-	mov	x3, #PSR_MODE_EL1h
+	/* pstate, with the flags, PAN and (pseudo-NMIs) the priority mask */
+	kprobe_regs_el1_pstate x2, x3
+	mrs	x3, nzcv
 	orr	x2, x2, x3
 alternative_if ARM64_HAS_PAN
 	mrs_s	x3, KPROBE_OPT_SYS_PAN
@@ -121,11 +104,6 @@ alternative_else_nop_endif
 	str	x2, [sp, #S_SP]
 	mov	w2, #NO_SYSCALL
 	str	w2, [sp, #S_SYSCALLNO]
-	/* With pseudo-NMIs the interrupt mask is the priority mask. */
-alternative_if ARM64_HAS_GIC_PRIO_MASKING
-	mrs_s	x2, SYS_ICC_PMR_EL1
-	str	x2, [sp, #S_PMR_SAVE]
-alternative_else_nop_endif
 
 	/* The frame record of the probed context, as the exception entry's. */
 	stp	x29, x1, [sp, #S_STACKFRAME]
@@ -140,20 +118,7 @@ alternative_else_nop_endif
 	ldr	x0, [sp, #S_PSTATE]
 	and	x0, x0, #(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
 	msr	nzcv, x0
-	ldp	x0, x1, [sp, #S_X0]
-	ldp	x2, x3, [sp, #S_X2]
-	ldp	x4, x5, [sp, #S_X4]
-	ldp	x6, x7, [sp, #S_X6]
-	ldp	x8, x9, [sp, #S_X8]
-	ldp	x10, x11, [sp, #S_X10]
-	ldp	x12, x13, [sp, #S_X12]
-	ldp	x14, x15, [sp, #S_X14]
-	ldp	x16, x17, [sp, #S_X16]
-	ldp	x18, x19, [sp, #S_X18]
-	ldp	x20, x21, [sp, #S_X20]
-	ldp	x22, x23, [sp, #S_X22]
-	ldp	x24, x25, [sp, #S_X24]
-	ldp	x26, x27, [sp, #S_X26]
+	kprobe_regs_x0_x27 ldp
 	ldr	x28, [sp, #S_X28]
 	ret
 SYM_CODE_END(kprobe_opt_common)

@@ -10,8 +10,9 @@
  * probed instruction, with every exception masked, whichever path the
  * hit took: pc the probe address, x30 the return into kpopt_a64_call(),
  * and the condition flags of kpopt_a64_good's CMP.  Instructions the BRK
- * path simulates (they read the pc), landing pads and instructions with
- * an exception-table entry are refused, each with its reason.
+ * path simulates (they read the pc), instructions with an exception-table
+ * entry and, with BTI in use, landing pads are refused, each with its
+ * reason.
  *
  * User access (PAN) has a case of its own: the handlers of an optimized
  * probe where user access is open run with it closed.
@@ -94,11 +95,12 @@ static const struct kpopt_point kpopt_a64_good_points[] = {
 	  kpopt_a64_good_x0_20, kpopt_a64_good_from_20 },
 };
 
+/* The last one only where BTI is in use (kpopt_arch()). */
 static const struct kpopt_point kpopt_a64_refused[] = {
 	{ "branch", kpopt_a64_branch, kpopt_a64_plus_one },
 	{ "literal load", kpopt_a64_literal, kpopt_a64_plus_one },
-	{ "bti", kpopt_a64_bti, kpopt_a64_plus_one, 4, kpopt_a64_plus_one },
 	{ "exception table", kpopt_a64_extable, kpopt_a64_plus_one, 4 },
+	{ "bti", kpopt_a64_bti, kpopt_a64_plus_one, 4, kpopt_a64_plus_one },
 };
 
 /* Past the BTI C that SYM_FUNC_START puts first with BTI. */
@@ -111,12 +113,17 @@ static unsigned long kpopt_a64_entry(kpopt_fn_t fn)
 	return addr;
 }
 
-/* Calls through a pointer the compiler cannot see through. */
+/*
+ * Calls through a pointer the compiler cannot see through, and not as a
+ * tail call: the target's x30 points back in here (kpopt_a64_regs_ok()).
+ */
 static noinline long kpopt_a64_call(kpopt_fn_t fn, long x)
 {
 	kpopt_fn_t f = READ_ONCE(fn);
+	long ret = f(x);
 
-	return f(x);
+	barrier();
+	return ret;
 }
 
 static unsigned long *kpopt_a64_arg(struct pt_regs *regs)
@@ -256,7 +263,7 @@ static void kpopt_a64_user_access(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen, 0L);
 }
 
-static const struct kpopt_arch kpopt_a64 = {
+static struct kpopt_arch kpopt_a64 = {
 	.good		= kpopt_a64_good_points,
 	.nr_good	= ARRAY_SIZE(kpopt_a64_good_points),
 	.refused	= kpopt_a64_refused,
@@ -275,6 +282,9 @@ static const struct kpopt_arch kpopt_a64 = {
 
 const struct kpopt_arch *kpopt_arch(void)
 {
+	/* Without BTI a landing pad is a hint like any other. */
+	if (!system_supports_bti_kernel())
+		kpopt_a64.nr_refused = ARRAY_SIZE(kpopt_a64_refused) - 1;
 	return &kpopt_a64;
 }
 
@@ -337,7 +347,7 @@ static int kpopt_a64_ask(struct kunit *test, struct kpopt_a64_ask *a,
 static void refusals_name_reason(struct kunit *test)
 {
 	static const char * const reason[] = {
-		"simulated", "simulated", "landing pad", "exception-table",
+		"simulated", "simulated", "exception-table", "landing pad",
 	};
 	struct kpopt_a64_ask *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	const struct kpopt_point *pt;
@@ -348,7 +358,7 @@ static void refusals_name_reason(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	if (!IS_BUILTIN(CONFIG_KPROBES_KUNIT_TEST))
 		kunit_skip(test, "the back-end is only reachable built in");
-	for (i = 0; i < ARRAY_SIZE(kpopt_a64_refused); i++) {
+	for (i = 0; i < kpopt_arch()->nr_refused; i++) {
 		pt = &kpopt_a64_refused[i];
 		addr = kpopt_addr(&kpopt_a64, pt);
 		KUNIT_EXPECT_EQ_MSG(test, kpopt_a64_ask(test, a, addr, addr,

@@ -46,7 +46,7 @@ SYM_FUNC_START(kpopt_a64_literal)
 1:	.quad	1
 SYM_FUNC_END(kpopt_a64_literal)
 
-/* x + 1, then a BTI C, a landing pad: no B in its place. */
+/* x + 1, then a BTI C, a landing pad: no B in its place with BTI in use. */
 SYM_FUNC_START(kpopt_a64_bti)
 	add	x0, x0, #1
 	hint	#34

@@ -22,8 +22,8 @@
  *     literal loads): only what runs from a slot runs from a detour;
  *   - has an exception-table entry: a fault of the copy would find no
  *     fixup at the detour's address;
- *   - is a landing pad of indirect branches when the kernel checks them
- *     (BTI, or PACIASP/PACIBSP with BTI in use): a B there would take a
+ *   - is a landing pad of indirect branches in a kernel that checks them
+ *     (BTI, PACIASP, PACIBSP with BTI in use): a B there would take a
  *     branch target exception after an indirect branch;
  *
  * or when the detour area is out of the branch's reach (module text
@@ -190,17 +190,18 @@ static bool kprobe_opt_reaches(unsigned long from, unsigned long to)
 }
 
 /*
- * An instruction the hardware checks as the target of an indirect branch
- * (BTI in use): BTI, and PACIASP/PACIBSP, which act as "BTI c".  A B in
- * its place would fault after such a branch; the BRK does not (BRK is a
- * valid target of any branch).
+ * A landing pad of indirect branches in a kernel that checks them (BTI in
+ * use: guarded text): BTI, and PACIASP/PACIBSP, which act as "BTI c".  A
+ * B in its place would fault after such a branch; the BRK does not (BRK
+ * is a valid target of any branch).  Without BTI they are hints like any
+ * other.
  */
 static bool kprobe_opt_landing_pad(u32 insn)
 {
-	if (aarch64_insn_is_bti(insn))
-		return true;
 	if (!system_supports_bti_kernel() || !aarch64_insn_is_hint(insn))
 		return false;
+	if (aarch64_insn_is_bti(insn))
+		return true;
 	switch (insn & 0xfe0) {
 	case AARCH64_INSN_HINT_PACIASP:
 	case AARCH64_INSN_HINT_PACIBSP:

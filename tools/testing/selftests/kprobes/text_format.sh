@@ -118,6 +118,15 @@ check_line()
 	same "$cl_d: the line" "$(mask "$cl_l")" "ADDR  $3  $4+$LINE_OFF  $6 $7"
 }
 
+# set_opt 0|1 - debug.kprobes-optimization, where the kernel has it.  The
+# lines of kernel and module text below are checked with it at 0: where
+# an entry probe is no ftrace probe (arm64), it would be optimized, and
+# [OPTIMIZED] has a section of its own.
+set_opt()
+{
+	[ -w "$OPT_SYSCTL" ] && echo "$1" > "$OPT_SYSCTL"
+}
+
 # ---- list: kernel text -------------------------------------------------------
 
 VR=$(probe_point vfs_read) || skip_all "no place in vfs_read takes a kprobe event"
@@ -133,6 +142,7 @@ if [ "$VR" = vfs_read ] && ftrace_site vfs_read && kconfig KPROBES_ON_FTRACE; th
 	FT='[FTRACE]'
 fi
 diag "vfs_read probe at $VR, expected tag '$FT'"
+set_opt 0
 
 KRE="^[0-9a-f]{$KP_XD}  k  vfs_read\\+"
 RRE="^[0-9a-f]{$KP_XD}  r  vfs_read\\+"
@@ -176,6 +186,7 @@ kp_cleanup_events
 
 # A probe past the entry of a busy function, alone there, is jump-optimized
 # where the kernel can: the first accepted offset from 8 on.
+set_opt 1
 if kconfig_off OPTPROBES; then
 	skip "the [OPTIMIZED] line (no CONFIG_OPTPROBES)"
 elif ! [ -w "$OPT_SYSCTL" ] || [ "$(cat "$OPT_SYSCTL")" != 1 ]; then
@@ -217,6 +228,8 @@ else
 fi
 
 # ---- list: module text, then the module gone ---------------------------------
+
+set_opt 0
 
 if ! MOD_KO=$(find_ko "$MOD"); then
 	skip "module lines: no $MOD.ko"

@@ -20,6 +20,7 @@
 /* First: it defines pr_fmt.  Also has the optimizer's KUnit hooks. */
 #include "../internal.h"
 
+#include <linux/cpufeature.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/preempt.h>
@@ -27,10 +28,9 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
-#include <asm/cpufeature.h>
+#include <linux/uaccess.h>
 #include <asm/insn.h>
 #include <asm/sysreg.h>
-#include <asm/uaccess.h>
 
 #include "optimize.h"
 

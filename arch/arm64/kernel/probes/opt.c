@@ -33,17 +33,17 @@
 #include "arm64-kprobes.h"
 
 #include <linux/bitops.h>
+#include <linux/cpufeature.h>
 #include <linux/extable.h>
 #include <linux/irqflags.h>
 #include <linux/memory.h>
 #include <linux/sizes.h>
 #include <linux/smp.h>
+#include <linux/uaccess.h>
 #include <asm/arch_gicv3.h>
-#include <asm/cpufeature.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
 #include <asm/ptrace.h>
-#include <asm/uaccess.h>
 #include <asm-generic/kprobes-opt.h>
 
 /* Instruction indices into a detour (see opt_detour.S). */

@@ -18,8 +18,9 @@
  * So only what the copy could do differently from the original matters.
  * A site is refused when its instruction
  *
- *   - is simulated on the BRK path (it reads the pc: branches, ADR/ADRP,
- *     literal loads): only what runs from a slot runs from a detour;
+ *   - reads the pc (branches, ADR/ADRP, literal loads; the BRK path
+ *     simulates them): only what could run from a slot runs from a
+ *     detour;
  *   - has an exception-table entry: a fault of the copy would find no
  *     fixup at the detour's address;
  *   - is a landing pad of indirect branches in a kernel that checks them
@@ -45,6 +46,8 @@
 #include <asm/patching.h>
 #include <asm/ptrace.h>
 #include <asm-generic/kprobes-opt.h>
+
+#include "decode-insn.h"
 
 /* Instruction indices into a detour (see opt_detour.S). */
 #define KPROBE_OPT_CALL	(kprobe_opt_template_call - kprobe_opt_template)
@@ -210,12 +213,31 @@ static bool kprobe_opt_landing_pad(u32 insn)
 	return false;
 }
 
+/*
+ * Does @p's instruction read the pc (branches, ADR/ADRP, literal loads)?
+ * Those are simulated on the BRK path because a copy elsewhere would
+ * compute something else.  A simulated instruction that the shared
+ * decoder finds steppable is simulated only to spare a second exception,
+ * and runs from a copy as well as in place.
+ */
+static bool kprobe_opt_reads_pc(struct kprobe_hit_site *p)
+{
+	struct arch_probe_insn api = { };
+	u32 insn = p->ainsn.insn;
+
+	if (!p->ainsn.simulate)
+		return false;
+	if (aarch64_insn_is_ldr_lit(insn) || aarch64_insn_is_ldrsw_lit(insn))
+		return true;
+	return arm_probe_decode_insn(insn, &api) != INSN_GOOD;
+}
+
 static const char *kprobe_opt_check(struct kprobe_hit_site *p)
 {
 	if (WARN_ON_ONCE(kprobe_opt_template_end - kprobe_opt_template >
 			 KPROBE_OPT_WORDS))
 		return "the detour template is too big";
-	if (!p->ainsn.slot)
+	if (kprobe_opt_reads_pc(p))
 		return "the instruction reads the pc: it is simulated";
 	if (search_exception_tables((unsigned long)p->addr))
 		return "an exception-table entry at the address";

@@ -250,26 +250,6 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int esr)
 
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/**
- * kprobe_exceptions_notify() - the kprobes die notifier
- * @self: the notifier block
- * @val: DIE_*
- * @data: struct die_args
- *
- * arm64's debug exception code calls the BRK handlers above directly,
- * and its fault path kprobe_fault_handler(), before anything raises a
- * die event: there is nothing left for the notifier to claim.
- *
- * Return: NOTIFY_DONE.
- */
-int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
-			     void *data)
-{
-	return NOTIFY_DONE;
-}
-
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
-
 /* ---------------------------------------------------------------------
  * Deciding how an instruction runs
  * ---------------------------------------------------------------------

@@ -3,7 +3,8 @@
  * arm64 kprobes: the architecture half of the kprobes contract.
  *
  * Preparing a probe decides how its instruction runs: simulated in C
- * (simulate-insn.c), or copied into an instruction slot followed by a
+ * (simulate.c for register-only instructions, simulate-insn.c for those
+ * relative to the pc), or copied into an instruction slot followed by a
  * second breakpoint.  Arming writes BRK #KPROBES_BRK_IMM over the
  * instruction (see <asm/kprobes.h>).  A hit then goes:
  *
@@ -341,6 +342,10 @@ static int kprobe_decode(unsigned long addr, u32 insn,
 		ai->simulate = simulate_ldrsw_literal;
 		return 0;
 	}
+	/* Register-only instructions: one exception instead of two. */
+	ai->simulate = kprobe_a64_register_sim(insn);
+	if (ai->simulate)
+		return 0;
 	if (kprobe_insn_is_auth_hint(insn))
 		return 0;
 
@@ -437,6 +442,20 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	if (!p->ainsn.simulate)
 		ret = kprobe_write_slot(p, why);
 	return ret;
+}
+
+/**
+ * arch_kprobe_boostable() - does a hit on @p take one exception only?
+ * @p: a prepared site
+ *
+ * A simulated instruction is computed in the BRK handler; a copy in a
+ * slot ends with a second BRK, post handler or not.
+ *
+ * Return: true when @p's instruction is simulated.
+ */
+bool arch_kprobe_boostable(struct kprobe_hit_site *p)
+{
+	return !!p->ainsn.simulate;
 }
 
 /*

@@ -11,6 +11,7 @@
 # harness-check" (test_parse.py loads these cases).
 
 import contextlib
+import importlib.util
 import io
 import os
 import struct
@@ -334,6 +335,36 @@ class TableTest(unittest.TestCase):
 					','.join(kphit.CSV_HEAD),
 					'b,243,151,86,4,2,220,151,63,4,2,0.73'])
 			self.assertFalse(kphit.combined(d, '-arm64-prod'))
+
+
+class BenchReportTest(unittest.TestCase):
+	"""bench.py's report of make hitcount's table."""
+
+	def test_bench_prints_the_split(self):
+		spec = importlib.util.spec_from_file_location('bench', os.path.join(HERE, 'bench.py'))
+		bench = importlib.util.module_from_spec(spec)
+		spec.loader.exec_module(bench)
+		with tempfile.TemporaryDirectory() as d:
+			out = io.StringIO()
+			with contextlib.redirect_stdout(out):
+				bench.hitcount(d, '-prod')
+			self.assertIn('make hitcount PROD=1', out.getvalue())
+			for fl in ('baseline', 'ours'):
+				os.makedirs(os.path.join(d, fl + '-prod', 'obj'))
+				kphit.write_csv(os.path.join(d, fl + '-prod', 'hitcount.csv'),
+						['path', 'total'] + list(kphit.CLASSES),
+						[['b', 220, 151, 63, 4, 2]])
+			vmlinux = os.path.join(d, 'ours-prod', 'obj', 'vmlinux')
+			open(vmlinux, 'w').close()
+			os.utime(vmlinux, (2e9, 2e9))
+			out = io.StringIO()
+			with contextlib.redirect_stdout(out):
+				bench.hitcount(d, '-prod')
+			self.assertIn('ours: hitcount.csv is older than its vmlinux (stale)',
+				      out.getvalue())
+			self.assertNotIn('baseline: hitcount.csv', out.getvalue())
+			self.assertIn('      1.00', out.getvalue())
+			self.assertTrue(os.path.exists(os.path.join(d, 'hitcount-prod.csv')))
 
 
 if __name__ == '__main__':

@@ -4,9 +4,9 @@
 # test_hitcount.py - make hitcount's analysis (kphit.py) without a kernel:
 # the classifier on hand-made traces of each way control moves (a trap,
 # a call into kprobes, a handler, a slot, a detour, an ftrace trampoline,
-# a kretprobe trampoline), on real x86-64 hits of both flavours
-# (testdata/hitcount-x86_64-*.trace: the symbols their PCs are in, then
-# the steps, as make hitcount traced them), which kprobes objects each
+# a kretprobe trampoline), on real x86-64 and arm64 hits of both flavours
+# (testdata/hitcount-<arch>-<flavour>.trace: the symbols their PCs are
+# in, then the steps, as make hitcount traced them), which kprobes objects each
 # flavour has, the ELF reader, and the table.  Run by "make
 # harness-check" (test_parse.py loads these cases).
 
@@ -182,18 +182,33 @@ def load_trace(path):
 
 
 class RealHitTest(unittest.TestCase):
-	"""make hitcount's x86-64 traces (production config, 6.12.118)."""
+	"""make hitcount's x86-64 and arm64 traces (production config,
+	6.12.118), with the vectors of their arch files."""
 
-	def split(self, flavour):
-		c, hits, copies = load_trace(os.path.join(DATA, f'hitcount-x86_64-{flavour}.trace'))
+	VECTORS = {'x86_64': {'asm_exc_int3', 'asm_exc_debug'},
+		   'arm64': {'vectors', '__bp_harden_el1_vectors'}}
+
+	def split(self, flavour, arch='x86_64'):
+		c, hits, copies = load_trace(os.path.join(DATA, f'hitcount-{arch}-{flavour}.trace'))
 		targets = dict(kphit.PATHS)
 		out = {}
 		for path, steps in hits.items():
 			counts, funcs = kphit.summarize(kphit.classify(
-				steps, c.with_target(targets[path]), copies,
-				{'asm_exc_int3', 'asm_exc_debug'}))
+				steps, c.with_target(targets[path]), copies, self.VECTORS[arch]))
 			out[path] = (dict(counts), funcs)
 		return out
+
+	def test_arm64(self):
+		# Two BRKs a hit (the probe's, the step's end), 183 each;
+		# upstream's kretprobe trampoline is a third.
+		got = self.split('baseline', 'arm64')
+		self.assertEqual(got['k'][0], {'trap': 366, 'own': 125, 'handler': 15, 'target': 5})
+		self.assertEqual(got['r'][0], {'trap': 552, 'own': 352, 'handler': 8, 'target': 2})
+		self.assertEqual(got['r'][1]['own']['kretprobe_brk_handler'], 23)
+		got = self.split('ours', 'arm64')
+		self.assertEqual(got['k'][0], {'trap': 366, 'own': 164, 'handler': 15, 'target': 5})
+		self.assertEqual(got['r'][0], {'trap': 366, 'own': 326, 'handler': 8, 'target': 2})
+		self.assertEqual(got['k'][1]['trap']['vectors'], 4)
 
 	def test_baseline(self):
 		got = self.split('baseline')

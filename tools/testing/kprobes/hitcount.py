@@ -33,7 +33,9 @@ OUT = os.environ.get('HITCOUNT_OUT', 'hitcount-trace.txt')
 N = int(os.environ.get('HITCOUNT_N', str(3 * len(kphit.PATHS))))
 RA = os.environ['HITCOUNT_RA']
 ARGS = os.environ['HITCOUNT_ARGS'].split()
-MAX_STEPS = 50000
+# No hit takes more than about 1,000: a trace this long has missed the
+# return (it is marked "overrun" and left out by kphit.py).
+MAX_STEPS = int(os.environ.get('HITCOUNT_MAX_STEPS', '20000'))
 inferior = gdb.selected_inferior()
 
 
@@ -68,7 +70,9 @@ def trace_call(out, kernel_text, mod_text):
 	"""Step from a function's first instruction until it returns."""
 	sp0, ra0 = val('$sp'), val(RA)
 	seen = set()
-	for _ in range(MAX_STEPS):
+	for n in range(MAX_STEPS):
+		if n % 1000 == 999:
+			out.flush()
 		pc, sp = val('$pc'), val('$sp')
 		try:
 			ra = '%x' % val(RA)
@@ -83,6 +87,7 @@ def trace_call(out, kernel_text, mod_text):
 		gdb.execute('stepi', to_string=True)
 		if val('$pc') == ra0 and val('$sp') >= sp0:
 			return
+	out.write('overrun\n')
 
 
 def main():

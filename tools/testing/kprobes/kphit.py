@@ -337,6 +337,9 @@ def read_trace(path):
 				text = int(w[2], 16)
 			elif w[0] == 'hit':
 				hits.append((w[1], []))
+			elif w[0] == 'overrun' and hits:
+				# hitcount.py missed the return: not a hit.
+				hits.pop()
 			elif w[0] == 's' and hits:
 				pc, sp = int(w[1], 16), int(w[2], 16)
 				ra = int(w[3], 16) if w[3] != '-' else None

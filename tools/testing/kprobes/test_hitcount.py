@@ -181,6 +181,22 @@ def load_trace(path):
 	return kphit.Code(syms, own, ranges, msyms, mrange), hits, copies
 
 
+class TraceTest(unittest.TestCase):
+	def test_read_trace(self):
+		with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
+			f.write('module kpbench.ko ffffffffa0000000\n'
+				'hit k\ns ffffffffa0000010 ff00 ffffffffa0000100\n'
+				's ffffffffa00c1000 fef8 - 4889f8\n'
+				'hit b\ns ffffffffa0000020 ff00 ffffffffa0000100\noverrun\n')
+			f.flush()
+			text, hits, mem = kphit.read_trace(f.name)
+		self.assertEqual(text, 0xffffffffa0000000)
+		# b missed its return: left out.
+		self.assertEqual(hits, [('k', [(0xffffffffa0000010, 0xff00, 0xffffffffa0000100),
+					       (0xffffffffa00c1000, 0xfef8, None)])])
+		self.assertEqual(mem, {0xffffffffa00c1000: bytes.fromhex('4889f8')})
+
+
 class RealHitTest(unittest.TestCase):
 	"""make hitcount's x86-64 and arm64 traces (production config,
 	6.12.118), with the vectors of their arch files."""

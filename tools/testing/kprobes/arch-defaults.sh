@@ -118,6 +118,9 @@ HITCOUNT_ARGS=
 # kphit.py counts everything from one to the exception's return as the
 # trap's, the kprobes code it calls apart.
 HITCOUNT_VECTORS=
+# The gdb command that steps one instruction, where gdb's stepi would not
+# (empty: stepi); the registers are read again after it.
+HITCOUNT_STEP=
 # Why make lint cannot run sparse on this architecture (empty: it does).
 LINT_NO_SPARSE=
 # 0: kpbench.ko has no probe targets here (the kselftests' test_modules/

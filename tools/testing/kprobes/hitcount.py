@@ -35,6 +35,7 @@ RA = os.environ['HITCOUNT_RA']
 ARGS = os.environ['HITCOUNT_ARGS'].split()
 # No hit takes more than about 1,000: a trace this long has missed the
 # return (it is marked "overrun" and left out by kphit.py).
+STEP = os.environ.get('HITCOUNT_STEP', '')
 MAX_STEPS = int(os.environ.get('HITCOUNT_MAX_STEPS', '20000'))
 inferior = gdb.selected_inferior()
 
@@ -66,6 +67,17 @@ def module_text(ko):
 			      'little' if e.order == '<' else 'big')
 
 
+def step():
+	"""One instruction: gdb's stepi, or the arch file's HITCOUNT_STEP
+	where gdb would step in software (riscv: breakpoints after the
+	instruction, which a trap runs past), then re-read the registers."""
+	if not STEP:
+		gdb.execute('stepi', to_string=True)
+		return
+	gdb.execute(STEP, to_string=True)
+	gdb.execute('maintenance flush register-cache', to_string=True)
+
+
 def trace_call(out, kernel_text, mod_text):
 	"""Step from a function's first instruction until it returns."""
 	sp0, ra0 = val('$sp'), val(RA)
@@ -84,7 +96,7 @@ def trace_call(out, kernel_text, mod_text):
 			seen.add(pc)
 			line += ' ' + mem(pc, kphit.COPY_BYTES).hex()
 		out.write(line + '\n')
-		gdb.execute('stepi', to_string=True)
+		step()
 		if val('$pc') == ra0 and val('$sp') >= sp0:
 			return
 	out.write('overrun\n')

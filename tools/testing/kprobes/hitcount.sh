@@ -58,6 +58,7 @@ boot=$!
 sleep 2
 HITCOUNT_OUT=$out HITCOUNT_KO=$ko HITCOUNT_TOOLS=$KP_TOOLS \
 	HITCOUNT_RA=$(kp_arch HITCOUNT_RA) HITCOUNT_ARGS=$(kp_arch HITCOUNT_ARGS) \
+	HITCOUNT_STEP=$(kp_arch HITCOUNT_STEP) \
 	timeout 900 "$gdb" -q -batch -ex "file $KP_OBJ/vmlinux" \
 	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
 	> "$KP_DIR/hitcount-gdb.log" 2>&1 || true

@@ -47,7 +47,7 @@ help:
 	@echo '  check-all  what CI runs (.ci/run), every booted architecture included (CI: not those with CI_BOOT=0)'
 	@echo '  shell      boot to an interactive shell on the serial console'
 	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
-	@echo '  hitcount   instructions of each optimized/kretprobe hit, by function (gdb; arches with HITCOUNT_GDB; built flavour)'
+	@echo '  hitcount   each bench path'"'"'s hit split: the base'"'"'s trap, kprobes'"'"' own, the handler (gdb; arches with HITCOUNT_GDB; built flavour)'
 	@echo '  matrix     the built-only configurations: Debian amd64, KPROBES=n, the gate (every arch, compile)'
 	@echo '  harness-check  the harness'"'"'s own tests (architecture files, console verdicts; no kernel)'
 	@echo '  lint       W=1 and sparse over the objects of ours in the built flavour (any ARCH=)'

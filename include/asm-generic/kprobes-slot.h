@@ -20,7 +20,6 @@
  *   remove:   kprobe_slot_release();
  *   boundary: kprobe_slot_check_unit() where every instruction is one
  *	aligned unit;
- *   blacklist: kprobe_blacklist_ksyms() for the trap path's names;
  *   the hit: kprobe_slot_stepped() tells the trap that ends a step, or a
  *	fault of the copy, from other exceptions; the rest of the step's
  *	bookkeeping is <asm-generic/kprobes-step.h>'s.
@@ -39,7 +38,6 @@
 
 #include <linux/bug.h>
 #include <linux/errno.h>
-#include <linux/kallsyms.h>
 #include <linux/kprobes_arch.h>
 
 /*
@@ -148,34 +146,6 @@ static inline int kprobe_slot_check_unit(unsigned long addr,
 	if (addr & (unit - 1)) {
 		*why = "not at an instruction boundary";
 		return -EILSEQ;
-	}
-	return 0;
-}
-
-/**
- * kprobe_blacklist_ksyms() - blacklist functions given by name
- * @names: symbol names; one the build lacks is skipped
- * @nr: how many
- *
- * For the trap path's assembly, which has no C declaration to take the
- * address of, and for static helpers of the base.
- *
- * Return: 0 or a negative errno (from arch_populate_kprobe_blacklist()).
- */
-static inline int kprobe_blacklist_ksyms(const char *const *names,
-					 unsigned int nr)
-{
-	unsigned long entry;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < nr; i++) {
-		entry = kallsyms_lookup_name(names[i]);
-		if (!entry)
-			continue;
-		ret = kprobe_add_ksym_blacklist(entry);
-		if (ret < 0)
-			return ret;
 	}
 	return 0;
 }

@@ -116,10 +116,9 @@
  *   x86, powerpc and arc use it): kprobe_slot_read_text(),
  *   kprobe_slot_fill() (the copy and its step end, breakpoints after
  *   them, written by the port's slot writer), kprobe_slot_release(),
- *   kprobe_slot_check_unit() (an aligned-unit boundary check),
- *   kprobe_blacklist_ksyms() (blacklist by name), and for the trap path
- *   kprobe_slot_stepped() (is this exception the copy's, or the trap
- *   after it?).
+ *   kprobe_slot_check_unit() (an aligned-unit boundary check), and for
+ *   the trap path kprobe_slot_stepped() (is this exception the copy's,
+ *   or the trap after it?).
  *   Implements: arch_arm_kprobe() and arch_disarm_kprobe() from the
  *   port's one-unit poke (DEFINE_KPROBE_ARMING()), or those and the two
  *   batch variants from its writer of many sites
@@ -132,8 +131,8 @@
  * decoder, its slots), arch_kprobe_check_insn_boundary(),
  * arch_arm_kprobe(), arch_disarm_kprobe() (or has them defined by
  * <asm-generic/kprobes-slot.h>), arch_remove_kprobe(),
- * arch_init_kprobes(), kprobe_exceptions_notify(), its trap handlers and,
- * with kretprobes, arch_prepare_kretprobe() and the return trampoline,
+ * arch_init_kprobes(), its trap handlers, kprobe_exceptions_notify() if a
+ * die event is its way into them, and, with kretprobes, arch_prepare_kretprobe() and the return trampoline,
  * which calls kretprobe_trampoline_handler().
  *
  * Checklist for a new port, in order
@@ -287,11 +286,13 @@ int arch_init_kprobes(void);
 /*
  * Blacklist (weak): arch_populate_kprobe_blacklist() adds the
  * architecture's unprobeable areas with kprobe_add_area_blacklist() or
- * kprobe_add_ksym_blacklist() at boot; arch_within_kprobe_blacklist() is
- * asked about every address (locked).
+ * kprobe_add_ksym_blacklist() at boot, or names a list of functions with
+ * kprobe_blacklist_ksyms() (core; a name the build lacks is skipped);
+ * arch_within_kprobe_blacklist() is asked about every address (locked).
  */
 int arch_populate_kprobe_blacklist(void);
 bool arch_within_kprobe_blacklist(unsigned long addr);
+int kprobe_blacklist_ksyms(const char *const *names, unsigned int nr);
 
 /*
  * Where a probe at symbol+@offset really goes (weak: @addr), e.g. past an
@@ -306,7 +307,10 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 int arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
 			    char *type, char *sym);
 
-/* The architecture's die notifier, registered by the core (arch). */
+/*
+ * The architecture's die notifier, registered by the core (arch; weak:
+ * NOTIFY_DONE, for a port whose trap code calls its handlers directly).
+ */
 int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 			     void *data);
 

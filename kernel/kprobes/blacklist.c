@@ -511,6 +511,34 @@ int kprobe_add_area_blacklist(unsigned long start, unsigned long end)
 }
 
 /**
+ * kprobe_blacklist_ksyms() - blacklist functions given by name
+ * @names: symbol names; one the build lacks is skipped
+ * @nr: how many
+ *
+ * For a back-end's arch_populate_kprobe_blacklist(): the trap path's
+ * assembly, which has no C declaration to take the address of, and static
+ * helpers of the base.
+ *
+ * Return: 0 or a negative errno.
+ */
+int kprobe_blacklist_ksyms(const char *const *names, unsigned int nr)
+{
+	unsigned long entry;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		entry = kallsyms_lookup_name(names[i]);
+		if (!entry)
+			continue;
+		ret = kprobe_add_ksym_blacklist(entry);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/**
  * arch_populate_kprobe_blacklist() - add the architecture's ranges at boot
  *
  * Return: 0 or a negative errno.  The default adds nothing.

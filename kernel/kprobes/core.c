@@ -539,6 +539,25 @@ void kprobe_free_init_mem(void)
 	kprobe_kill_sites(kprobe_in_init_text, NULL);
 }
 
+/**
+ * kprobe_exceptions_notify() - the die notifier of a port that needs none
+ * @self: the notifier block
+ * @val: DIE_*
+ * @data: struct die_args
+ *
+ * Most trap paths call a port's breakpoint and step handlers directly,
+ * before anything raises a die event; a port whose breakpoint reaches it
+ * through the notifier (x86, s390, mips, sh, arc) overrides this.
+ *
+ * Return: NOTIFY_DONE.
+ */
+int __weak kprobe_exceptions_notify(struct notifier_block *self,
+				    unsigned long val, void *data)
+{
+	return NOTIFY_DONE;
+}
+NOKPROBE_SYMBOL(kprobe_exceptions_notify);
+
 static struct notifier_block kprobe_die_nb = {
 	.notifier_call	= kprobe_exceptions_notify,
 	/* Ahead of debuggers: a trap may be ours. */

@@ -110,6 +110,17 @@ CONSOLE_KNOWN=
 HANG_PC=
 # The gdb of hitcount.sh (empty: hitcount.py does not know the arch).
 HITCOUNT_GDB=
+# hitcount.py's gdb expressions: a function's return address at its first
+# instruction; the first four integer arguments of a call, space-separated.
+HITCOUNT_RA=
+HITCOUNT_ARGS=
+# The base's exception entries that the probes' traps reach (symbols):
+# kphit.py counts everything from one to the exception's return as the
+# trap's, the kprobes code it calls apart.
+HITCOUNT_VECTORS=
+# The gdb command that steps one instruction, where gdb's stepi would not
+# (empty: stepi); the registers are read again after it.
+HITCOUNT_STEP=
 # Why make lint cannot run sparse on this architecture (empty: it does).
 LINT_NO_SPARSE=
 # 0: kpbench.ko has no probe targets here (the kselftests' test_modules/

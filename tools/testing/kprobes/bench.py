@@ -15,10 +15,19 @@
 # bench.csv and bench-scaling.svg.  SUFFIX names the flavour directories
 # of a configuration ("-prod"), NAME the configuration ("prod").  Exits
 # non-zero only when a flavour produced no numbers.
+#
+# Then the split of each hit into the base's trap and kprobes' own
+# instructions, from make hitcount's BUILD_DIR/{baseline,ours}SUFFIX/
+# hitcount.csv (bench.sh runs it after each boot; kphit.py): the table
+# "path | baseline trap | baseline own | ours trap | ours own | own ratio",
+# also in BUILD_DIR/hitcountSUFFIX.csv; a flavour whose hitcount.csv is
+# older than its vmlinux is called stale.
 
 import os
 import re
 import sys
+
+import kphit
 
 FLAVOURS = ('baseline', 'ours')
 LINE = re.compile(r'kpbench,([^,\s]+),(.*?)\s*$')
@@ -166,6 +175,22 @@ def svg_scaling(path, data):
 	return True
 
 
+def hitcount(bdir, suffix):
+	"""Print make hitcount's table of both flavours, or how to get it."""
+	print()
+	for fl in FLAVOURS:
+		fdir = os.path.join(bdir, fl + suffix)
+		try:
+			if os.path.getmtime(os.path.join(fdir, 'hitcount.csv')) < \
+			   os.path.getmtime(os.path.join(fdir, 'obj', 'vmlinux')):
+				print(f'{fl}: hitcount.csv is older than its vmlinux (stale)')
+		except OSError:
+			pass
+	if not kphit.combined(bdir, suffix):
+		print('kprobes\' own instructions per hit, apart from the trap: '
+		      'make hitcount PROD=1 [BASELINE=1]')
+
+
 def main():
 	if len(sys.argv) not in (2, 4):
 		sys.exit('usage: bench.py BUILD_DIR [SUFFIX NAME]')
@@ -210,6 +235,8 @@ def main():
 	svg = os.path.join(bdir, f'{stem}-scaling.svg')
 	if svg_scaling(svg, data):
 		print(f'wrote {svg}')
+
+	hitcount(bdir, suffix)
 
 	# Only the flavours this run booted (BENCH_FLAVOURS) must have numbers.
 	ran = os.environ.get('BENCH_FLAVOURS') or ' '.join(FLAVOURS)

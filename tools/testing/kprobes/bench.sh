@@ -33,6 +33,10 @@
 #   BENCH_FLAVOURS=   which flavours to run ["baseline ours"]
 #   BENCH_NO_BUILD=1  boot what is built already
 #   BENCH_CONFIG=     prod (default) or debug
+#   BENCH_HITCOUNT=0  no make hitcount after each boot (it runs where the
+#                     arch file has HITCOUNT_GDB: the split of each hit
+#                     into the base's trap and kprobes' own instructions,
+#                     in bench.py's report)
 
 BENCH_CONFIG=${BENCH_CONFIG:-prod}
 export PREEMPT='' DEBUG=''
@@ -80,6 +84,10 @@ for flavour in $FLAVOURS; do
 		KP_APPEND="${KP_APPEND:+$KP_APPEND }$GUEST_ARGS" \
 		"$KP_TOOLS/boot.sh" bench |
 		grep -a --line-buffered -E 'kpbench,|^boot: |kp: bench' || true
+	if [ "${BENCH_HITCOUNT:-1}" = 1 ] && [ -n "$(kp_arch HITCOUNT_GDB)" ]; then
+		BASELINE=$bl "$KP_TOOLS/hitcount.sh" > "$dir/hitcount.log" 2>&1 ||
+			note "$flavour: make hitcount failed (see $dir/hitcount.log)"
+	fi
 done
 
 "$KP_TOOLS/bench.py" "$BUILD" "$KP_ARCH_SUFFIX$KP_CONFIG" "$BENCH_CONFIG" ||

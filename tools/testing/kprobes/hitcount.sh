@@ -2,23 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # hitcount.sh - where the instructions of a probe hit go (the arches with
-# HITCOUNT_GDB in their arch/<name>.sh: x86-64, riscv64).
+# HITCOUNT_GDB in their arch/<name>.sh): the base's trap, kprobes' own
+# work, the user's handler, for every path of the bench.
 #
 # Boots the flavour's kernel and initramfs (build them first: "make
-# initramfs PROD=1" for the bench's production config) through boot.sh
-# in bench mode with three calls per case, QEMU's gdbstub on and the guest
-# stopped at its first instruction (KP_QEMU_ARGS), and lets gdb run
-# hitcount.py against it: every call of the functions in
-# HITCOUNT_FUNCS is single-stepped to its return and reported, one line
-# per hit, in $KP_DIR/hitcount.txt, with the instructions per function.
+# initramfs PROD=1 [BASELINE=1]" for the bench's production config)
+# through boot.sh in bench mode with three calls per path, QEMU's gdbstub
+# on and the guest stopped at its first instruction (KP_QEMU_ARGS), and
+# lets gdb run hitcount.py against it: every call of a probed function of
+# the bench is single-stepped to its return, the trace in
+# $KP_DIR/hitcount-trace.txt.  kphit.py then classifies each instruction
+# (its opening comment says how) and writes $KP_DIR/hitcount.txt (per
+# hit: the counts and the functions of each class) and hitcount.csv (per
+# path, the last call), and, once both flavours have one,
+# $BUILD/hitcount<arch suffix><config>.csv and the table
+# "path | baseline trap | baseline own | ours trap | ours own | own ratio".
 # The bench (make bench) says how much a hit costs; this says where.
 # Under -icount one instruction is one guest nanosecond, so the counts are
 # the bench's units.
 #
-# HITCOUNT_FUNCS  functions to count [arch_optprobe_handler
-#                 kretprobe_trampoline_handler]
-# HITCOUNT_N      hits to count before gdb detaches [18: the bench's o, ro,
-#                 kr entries and r, ro, kr returns, three calls each]
+# HITCOUNT_N      hits to trace before gdb detaches [21: three calls of
+#                 each of the seven paths]
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -40,9 +44,11 @@ if ! [ -f "$KERNEL" ] || ! [ -f "$INITRD" ]; then
 	die "$KP_FLAVOUR is not built (make initramfs)"
 fi
 
-out=$KP_DIR/hitcount.txt
+ko=$KP_TREE/initramfs/bench/kpbench.ko
+[ -f "$ko" ] || die "$ko missing (make initramfs)"
+out=$KP_DIR/hitcount-trace.txt
 port=$((20000 + $$ % 10000))
-rm -f "$out"
+rm -f "$out" "$KP_DIR/hitcount.txt" "$KP_DIR/hitcount.csv"
 # boot.sh's bench boot, stopped at the first instruction for gdb; its
 # files are hitcount-*, not the bench's.
 KP_QEMU_ARGS="-gdb tcp::$port -S" KP_LOG_PREFIX=hitcount- TIMEOUT=900 \
@@ -50,9 +56,15 @@ KP_QEMU_ARGS="-gdb tcp::$port -S" KP_LOG_PREFIX=hitcount- TIMEOUT=900 \
 	"$KP_TOOLS/boot.sh" bench > "$KP_DIR/hitcount-boot.log" 2>&1 &
 boot=$!
 sleep 2
-HITCOUNT_OUT=$out timeout 900 "$gdb" -q -batch -ex "file $KP_OBJ/vmlinux" \
+HITCOUNT_OUT=$out HITCOUNT_KO=$ko HITCOUNT_TOOLS=$KP_TOOLS \
+	HITCOUNT_RA=$(kp_arch HITCOUNT_RA) HITCOUNT_ARGS=$(kp_arch HITCOUNT_ARGS) \
+	HITCOUNT_STEP=$(kp_arch HITCOUNT_STEP) \
+	timeout 900 "$gdb" -q -batch -ex "file $KP_OBJ/vmlinux" \
 	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
 	> "$KP_DIR/hitcount-gdb.log" 2>&1 || true
 wait "$boot" || die "the boot failed (see $KP_DIR/hitcount-boot.log)"
-[ -s "$out" ] || die "no hit counted (see $KP_DIR/hitcount-gdb.log)"
-cat "$out"
+grep -q '^hit ' "$out" || die "no hit traced (see $KP_DIR/hitcount-gdb.log)"
+KP_FLAVOUR=$KP_FLAVOUR KP_REMOVED="${KP_REMOVED[*]}" HITCOUNT_VECTORS=$(kp_arch HITCOUNT_VECTORS) \
+	"$KP_TOOLS/kphit.py" split "$KP_DIR" "$KP_REPO" ||
+	die "kphit.py split failed"
+"$KP_TOOLS/kphit.py" table "$BUILD" "$KP_ARCH_SUFFIX$KP_CONFIG"

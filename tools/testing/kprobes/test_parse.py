@@ -168,6 +168,9 @@ class ConsoleTest(unittest.TestCase):
 
 # .ci/run's schedule (test_ci.py), in the same report.
 from test_ci import CiRunTest  # noqa: E402,F401
+# make hitcount's classifier and table (test_hitcount.py).
+from test_hitcount import (  # noqa: E402,F401
+	BenchReportTest, ClassifyTest, ElfAndObjectsTest, RealHitTest, TableTest, TraceTest)
 
 
 if __name__ == '__main__':

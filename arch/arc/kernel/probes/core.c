@@ -37,7 +37,6 @@
 
 #include <linux/cacheflush.h>
 #include <linux/irqflags.h>
-#include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/preempt.h>
 #include <asm/disasm.h>
@@ -549,19 +548,8 @@ static const char *const kprobe_arc_trap_text[] = {
  */
 int arch_populate_kprobe_blacklist(void)
 {
-	unsigned long entry;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(kprobe_arc_trap_text); i++) {
-		entry = kallsyms_lookup_name(kprobe_arc_trap_text[i]);
-		if (!entry)
-			continue;
-		ret = kprobe_add_ksym_blacklist(entry);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return kprobe_blacklist_ksyms(kprobe_arc_trap_text,
+				      ARRAY_SIZE(kprobe_arc_trap_text));
 }
 
 /**

@@ -379,26 +379,6 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/**
- * kprobe_exceptions_notify() - the kprobes die notifier
- * @self: the notifier block
- * @val: DIE_*
- * @data: struct die_args
- *
- * ARM's undefined-instruction code calls our hooks directly, and its
- * fault path kprobe_fault_handler(), before anything raises a die event;
- * die() itself notifies only DIE_OOPS, which is not ours to claim.
- *
- * Return: NOTIFY_DONE.
- */
-int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
-			     void *data)
-{
-	return NOTIFY_DONE;
-}
-
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
-
 /* ---------------------------------------------------------------------
  * Deciding how an instruction runs
  * ---------------------------------------------------------------------

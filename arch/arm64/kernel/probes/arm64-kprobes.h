@@ -9,6 +9,7 @@
  *   core.c       deciding how an instruction runs, prepare/arm/disarm/
  *                remove, the two BRK handlers and the fault handler, the
  *                address and blacklist hooks
+ *   simulate.c   register-only instructions computed in the BRK handler
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  *   opt.c + opt_detour.S   jump optimization: the detours and their area
  *   arm64-kprobes-asm.h    pt_regs built by the two assembly files
@@ -25,7 +26,11 @@
 #include <linux/kprobes.h>
 #include <linux/kprobes_arch.h>
 #include <linux/ptrace.h>
+#include <asm/probes.h>
 #include <asm-generic/kprobes-step.h>
+
+/* simulate.c */
+probes_handler_t *kprobe_a64_register_sim(u32 insn);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

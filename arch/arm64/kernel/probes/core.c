@@ -3,7 +3,8 @@
  * arm64 kprobes: the architecture half of the kprobes contract.
  *
  * Preparing a probe decides how its instruction runs: simulated in C
- * (simulate-insn.c), or copied into an instruction slot followed by a
+ * (simulate.c for register-only instructions, simulate-insn.c for those
+ * relative to the pc), or copied into an instruction slot followed by a
  * second breakpoint.  Arming writes BRK #KPROBES_BRK_IMM over the
  * instruction (see <asm/kprobes.h>).  A hit then goes:
  *
@@ -250,26 +251,6 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int esr)
 
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/**
- * kprobe_exceptions_notify() - the kprobes die notifier
- * @self: the notifier block
- * @val: DIE_*
- * @data: struct die_args
- *
- * arm64's debug exception code calls the BRK handlers above directly,
- * and its fault path kprobe_fault_handler(), before anything raises a
- * die event: there is nothing left for the notifier to claim.
- *
- * Return: NOTIFY_DONE.
- */
-int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
-			     void *data)
-{
-	return NOTIFY_DONE;
-}
-
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
-
 /* ---------------------------------------------------------------------
  * Deciding how an instruction runs
  * ---------------------------------------------------------------------
@@ -361,6 +342,10 @@ static int kprobe_decode(unsigned long addr, u32 insn,
 		ai->simulate = simulate_ldrsw_literal;
 		return 0;
 	}
+	/* Register-only instructions: one exception instead of two. */
+	ai->simulate = kprobe_a64_register_sim(insn);
+	if (ai->simulate)
+		return 0;
 	if (kprobe_insn_is_auth_hint(insn))
 		return 0;
 
@@ -457,6 +442,20 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	if (!p->ainsn.simulate)
 		ret = kprobe_write_slot(p, why);
 	return ret;
+}
+
+/**
+ * arch_kprobe_boostable() - does a hit on @p take one exception only?
+ * @p: a prepared site
+ *
+ * A simulated instruction is computed in the BRK handler; a copy in a
+ * slot ends with a second BRK, post handler or not.
+ *
+ * Return: true when @p's instruction is simulated.
+ */
+bool arch_kprobe_boostable(struct kprobe_hit_site *p)
+{
+	return !!p->ainsn.simulate;
 }
 
 /*

@@ -39,7 +39,6 @@
 
 #include <linux/extable.h>
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>

@@ -263,26 +263,6 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/**
- * kprobe_exceptions_notify() - the kprobes die notifier
- * @self: the notifier block
- * @val: DIE_*
- * @data: struct die_args
- *
- * riscv's trap code calls the breakpoint, step and page fault hooks
- * above directly, before it raises any die event (DIE_TRAP for kgdb's
- * ebreak, DIE_OOPS), so there is nothing left for the notifier to claim.
- *
- * Return: NOTIFY_DONE.
- */
-int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
-			     void *data)
-{
-	return NOTIFY_DONE;
-}
-
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
-
 /* ---------------------------------------------------------------------
  * Preparing, arming, removing (the registration lock, see kprobes_arch.h)
  * ---------------------------------------------------------------------

@@ -32,7 +32,6 @@
 #include "s390-kprobes.h"
 
 #include <linux/cpu.h>
-#include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>

@@ -37,7 +37,6 @@
 #include "sh-kprobes.h"
 
 #include <linux/cacheflush.h>
-#include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>

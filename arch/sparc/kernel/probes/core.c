@@ -290,24 +290,6 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/**
- * kprobe_exceptions_notify() - the kprobes die notifier
- * @self: the notifier block
- * @val: DIE_*
- * @data: struct die_args
- *
- * kprobe_trap() runs the handlers itself: nothing to do here.
- *
- * Return: NOTIFY_DONE.
- */
-int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
-			     void *data)
-{
-	return NOTIFY_DONE;
-}
-
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
-
 /* ---------------------------------------------------------------------
  * Preparing, arming, removing (the registration lock, see kprobes_arch.h)
  * ---------------------------------------------------------------------

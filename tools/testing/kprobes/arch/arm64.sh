@@ -63,6 +63,17 @@ APPEND_FIRST='earlycon'
 APPEND='kp.test_timeout=300'
 # KASAN, kmemleak and lockdep (kprobes-test-arm64.config): measured below.
 BOOT_TIMEOUT=1500
+# make hitcount: a call's return address is in x30 at the callee's first
+# instruction (before its paciasp signs it).  The BRK exceptions of the
+# probes and of the steps enter the vector table; with the Spectre-BHB
+# mitigation VBAR_EL1 may be __bp_harden_el1_vectors, which branches to
+# vectors.
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$x30'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$x0 $x1 $x2 $x3'
+HITCOUNT_VECTORS='vectors __bp_harden_el1_vectors'
 # As riscv64 and ppc64le, the arch-independent ftracetest cases are left
 # to x86 (each costs 10 - 30 s under TCG).
 FTRACE_SKIP_GENERIC=1

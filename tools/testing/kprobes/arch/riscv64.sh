@@ -84,6 +84,15 @@ why: a kprobe handler faulting (user fetch or nofault read) inside the NMI-like 
 '
 HANG_PC='\s*pc\s+'
 HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$ra'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$a0 $a1 $a2 $a3'
+# ebreak enters stvec's handle_exception (not run with kphit.py yet).
+HITCOUNT_VECTORS=handle_exception
+# gdb steps riscv in software (a breakpoint after the instruction, which
+# an ebreak runs past): the stub's own step instead.
+HITCOUNT_STEP='maintenance packet s'
 # Debian 12's sparse (0.6.4) rejects the -march the riscv Makefile
 # passes (rv64..._zicsr_zifencei: "invalid argument to '-march'").
 LINT_NO_SPARSE='sparse 0.6.4 rejects -march=..._zicsr_zifencei'

@@ -38,6 +38,13 @@ QEMU_EXTRA='-device isa-debug-exit,iobase=0xf4,iosize=0x04'
 APPEND='trace_clock=x86-tsc'
 HANG_PC='RIP='
 HITCOUNT_GDB=gdb
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='*(unsigned long *)$sp'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$rdi $rsi $rdx $rcx'
+# int3 (both flavours' probes and upstream's step of a copied
+# instruction), #DB (a hardware single-step).
+HITCOUNT_VECTORS='asm_exc_int3 asm_exc_debug'
 # The test kernel has KASAN (kprobes-test-x86_64.config): its check boot
 # took 749 s on a slow host, close to the 900 s default.
 BOOT_TIMEOUT=1500

@@ -1,0 +1,402 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_hitcount.py - make hitcount's analysis (kphit.py) without a kernel:
+# the classifier on hand-made traces of each way control moves (a trap,
+# a call into kprobes, a handler, a slot, a detour, an ftrace trampoline,
+# a kretprobe trampoline), on real x86-64 and arm64 hits of both flavours
+# (testdata/hitcount-<arch>-<flavour>.trace: the symbols their PCs are
+# in, then the steps, as make hitcount traced them), which kprobes objects each
+# flavour has, the ELF reader, and the table.  Run by "make
+# harness-check" (test_parse.py loads these cases).
+
+import contextlib
+import importlib.util
+import io
+import os
+import struct
+import tempfile
+import unittest
+
+import kphit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, 'testdata')
+
+# A made-up kernel: base code at 0x1000, kprobes' at 0x2000, the module
+# at 0x9000; no text at 0x7000 (slots, detours, trampolines).
+SYMS = [('asm_exc_int3', 0x1000, 0x40), ('exc_int3', 0x1040, 0x40),
+	('iret_path', 0x1080, 0x40), ('helper', 0x10c0, 0x40),
+	('ftrace_caller', 0x1100, 0x40),
+	('kp_int3', 0x2000, 0x40), ('kp_ftrace', 0x2040, 0x40),
+	('kp_tramp', 0x2080, 0x40)]
+MOD = [('kpb_t_b', 0x9000, 0x10), ('kpb_pre', 0x9010, 0x10),
+       ('kpb_time', 0x9020, 0x40)]
+OWN = {'kp_int3', 'kp_ftrace', 'kp_tramp'}
+VECTORS = {'asm_exc_int3'}
+
+
+def code(target='kpb_t_b'):
+	return kphit.Code(SYMS, OWN, [(0x1000, 0x3000)], MOD, (0x9000, 0x9060), target)
+
+
+def classes(steps, copies=None):
+	return [c for c, _ in kphit.classify(steps, code(), copies, VECTORS)]
+
+
+class ClassifyTest(unittest.TestCase):
+	def test_int3_hit(self):
+		# x86: int3 at the target, the vector, exc_int3 calls kprobes
+		# (which calls a base helper and the handler), iret to a slot,
+		# the slot jumps back, the target returns.
+		steps = [
+			(0x9000, 0x800, 0x9030),	# int3
+			(0x1000, 0x7d0, 0),		# asm_exc_int3, frame pushed
+			(0x1004, 0x7c8, 0),
+			(0x1040, 0x7c0, 0x1008),	# called: exc_int3
+			(0x2000, 0x7b8, 0x1044),	# called: kprobes
+			(0x10c0, 0x7b0, 0x2004),	# base helper, from kprobes
+			(0x10c4, 0x7b8, 0x2004),
+			(0x2004, 0x7b8, 0x1044),
+			(0x9010, 0x7b0, 0x2008),	# the handler
+			(0x9014, 0x7b8, 0x2008),
+			(0x2008, 0x7b8, 0x1044),
+			(0x1044, 0x7c0, 0x1008),	# back in exc_int3
+			(0x1008, 0x7c8, 0),
+			(0x1080, 0x7d0, 0),		# iret
+			(0x7000, 0x800, 0),		# the slot
+			(0x7003, 0x800, 0),
+			(0x9004, 0x800, 0x9030),	# ret
+		]
+		self.assertEqual(classes(steps), [
+			'target', 'trap', 'trap', 'trap', 'own', 'own', 'own', 'own',
+			'handler', 'handler', 'own', 'trap', 'trap', 'trap', 'own', 'own',
+			'target'])
+
+	def test_second_trap_is_the_base(self):
+		# Upstream's step: the slot's int3 traps again; its entry and
+		# exit are the base's, kprobes' handler in it is kprobes'.
+		steps = [
+			(0x7000, 0x800, 0),		# slot, after the first trap
+			(0x7004, 0x800, 0),		# its int3
+			(0x1000, 0x7d0, 0),
+			(0x2000, 0x7c8, 0x1004),
+			(0x1004, 0x7d0, 0),
+			(0x1080, 0x7d0, 0),
+			(0x9004, 0x800, 0x9030),
+		]
+		self.assertEqual(classes(steps),
+				 ['own', 'own', 'trap', 'own', 'trap', 'trap', 'target'])
+
+	def test_detour(self):
+		# An optimized probe: a jump to a detour, which calls kprobes
+		# and the handler and jumps back.
+		steps = [
+			(0x9000, 0x800, 0x9030),
+			(0x7000, 0x800, 0x9030),	# jumped: not a call
+			(0x7004, 0x7f8, 0x9030),
+			(0x2000, 0x7f0, 0x7008),	# called from the detour
+			(0x9010, 0x7e8, 0x2004),
+			(0x2004, 0x7f0, 0x7008),
+			(0x7008, 0x7f8, 0x9030),
+			(0x9005, 0x800, 0x9030),
+		]
+		self.assertEqual(classes(steps), ['target', 'own', 'own', 'own', 'handler',
+						  'own', 'own', 'target'])
+
+	def test_ftrace_trampoline(self):
+		# The fentry call into a trampoline outside the text is the
+		# base's; the ops callback it calls is kprobes'.
+		steps = [
+			(0x9000, 0x800, 0x9030),	# call
+			(0x7100, 0x7f8, 0x9005),	# called from the target
+			(0x7104, 0x7f0, 0x9005),
+			(0x2040, 0x7e8, 0x7108),	# kprobes' ftrace handler
+			(0x10c0, 0x7e0, 0x2044),	# a base helper it calls
+			(0x2044, 0x7e8, 0x7108),
+			(0x7108, 0x7f0, 0x9005),
+			(0x9005, 0x800, 0x9030),
+		]
+		self.assertEqual(classes(steps), ['target', 'trap', 'trap', 'own', 'own',
+						  'own', 'trap', 'target'])
+		# The same trampoline reached by a jump is a kprobes detour...
+		jumped = [(0x9000, 0x800, 0x9030), (0x7100, 0x800, 0x9030)]
+		self.assertEqual(classes(jumped), ['target', 'own'])
+		# ... unless its bytes are a copy of a base function.
+		self.assertEqual(classes(jumped, {0x7100: ('base', 'ftrace_caller')}),
+				 ['target', 'trap'])
+
+	def test_kretprobe_trampoline(self):
+		# The target returns into kprobes' trampoline (no call), which
+		# calls a base helper and returns to the caller.
+		steps = [
+			(0x9004, 0x800, 0x9030),	# ret
+			(0x2080, 0x808, 0x9030),
+			(0x10c0, 0x800, 0x2084),
+			(0x2084, 0x808, 0x9030),
+			(0x9030, 0x808, 0),		# kpb_time: the caller
+		]
+		self.assertEqual(classes(steps), ['target', 'own', 'own', 'own', 'target'])
+
+	def test_called(self):
+		self.assertTrue(kphit.called((0x1000, 0x800), 0x1005, 0x7f8))
+		self.assertTrue(kphit.called((0x1000, 0x800), 0x1004, 0x800))  # arm64 bl
+		self.assertFalse(kphit.called((0x1000, 0x800), 0x1005, 0x808))  # a ret
+		self.assertFalse(kphit.called((0x1000, 0x800), 0x2000, 0x7f8))
+		self.assertFalse(kphit.called(None, 0x1005, 0x7f8))
+		self.assertFalse(kphit.called((0x1000, 0x800), None, 0x7f8))
+
+
+def load_trace(path):
+	"""(Code, {path: steps}, copies) of a testdata trace."""
+	syms, msyms, ranges, copies = [], [], [], {}
+	own = set()
+	mrange = (0, 0)
+	hits = {}
+	cur = None
+	with open(path) as f:
+		for line in f:
+			w = line.split()
+			if not w or w[0].startswith('#'):
+				continue
+			if w[0] == 'text':
+				ranges.append((int(w[1], 16), int(w[2], 16)))
+			elif w[0] == 'module':
+				mrange = (int(w[2], 16), int(w[3], 16))
+			elif w[0] == 'sym':
+				a, s, kind, name = int(w[1], 16), int(w[2], 16), w[3], w[4]
+				if kind in ('own', 'base'):
+					syms.append((name, a, s))
+					if kind == 'own':
+						own.add(name)
+				else:
+					msyms.append((name, a, s))
+			elif w[0] == 'copy':
+				copies[int(w[1], 16)] = (w[2], w[3])
+			elif w[0] == 'hit':
+				cur = hits[w[1]] = []
+			elif w[0] == 's':
+				cur.append((int(w[1], 16), int(w[2], 16),
+					    None if w[3] == '-' else int(w[3], 16)))
+	return kphit.Code(syms, own, ranges, msyms, mrange), hits, copies
+
+
+class TraceTest(unittest.TestCase):
+	def test_read_trace(self):
+		with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
+			f.write('module kpbench.ko ffffffffa0000000\n'
+				'hit k\ns ffffffffa0000010 ff00 ffffffffa0000100\n'
+				's ffffffffa00c1000 fef8 - 4889f8\n'
+				'hit b\ns ffffffffa0000020 ff00 ffffffffa0000100\noverrun\n')
+			f.flush()
+			text, hits, mem = kphit.read_trace(f.name)
+		self.assertEqual(text, 0xffffffffa0000000)
+		# b missed its return: left out.
+		self.assertEqual(hits, [('k', [(0xffffffffa0000010, 0xff00, 0xffffffffa0000100),
+					       (0xffffffffa00c1000, 0xfef8, None)])])
+		self.assertEqual(mem, {0xffffffffa00c1000: bytes.fromhex('4889f8')})
+
+
+class RealHitTest(unittest.TestCase):
+	"""make hitcount's x86-64 and arm64 traces (production config,
+	6.12.118), with the vectors of their arch files."""
+
+	VECTORS = {'x86_64': {'asm_exc_int3', 'asm_exc_debug'},
+		   'arm64': {'vectors', '__bp_harden_el1_vectors'}}
+
+	def split(self, flavour, arch='x86_64'):
+		c, hits, copies = load_trace(os.path.join(DATA, f'hitcount-{arch}-{flavour}.trace'))
+		targets = dict(kphit.PATHS)
+		out = {}
+		for path, steps in hits.items():
+			counts, funcs = kphit.summarize(kphit.classify(
+				steps, c.with_target(targets[path]), copies, self.VECTORS[arch]))
+			out[path] = (dict(counts), funcs)
+		return out
+
+	def test_arm64(self):
+		# Two BRKs a hit (the probe's, the step's end), 183 each;
+		# upstream's kretprobe trampoline is a third.
+		got = self.split('baseline', 'arm64')
+		self.assertEqual(got['k'][0], {'trap': 366, 'own': 125, 'handler': 15, 'target': 5})
+		self.assertEqual(got['r'][0], {'trap': 552, 'own': 352, 'handler': 8, 'target': 2})
+		self.assertEqual(got['r'][1]['own']['kretprobe_brk_handler'], 23)
+		got = self.split('ours', 'arm64')
+		self.assertEqual(got['k'][0], {'trap': 366, 'own': 164, 'handler': 15, 'target': 5})
+		self.assertEqual(got['r'][0], {'trap': 366, 'own': 326, 'handler': 8, 'target': 2})
+		self.assertEqual(got['k'][1]['trap']['vectors'], 4)
+
+	def test_baseline(self):
+		got = self.split('baseline')
+		# k: two int3 traps (the probe's, the step's), 151 each.
+		self.assertEqual(got['k'][0], {'trap': 302, 'own': 214, 'handler': 7, 'target': 5})
+		self.assertEqual(got['k'][1]['trap']['asm_exc_int3'], 32)
+		self.assertEqual(got['k'][1]['own']['[no text]'], 2)   # the slot
+		# f: the base's ftrace trampoline, a copy of ftrace_regs_caller.
+		self.assertEqual(got['f'][0], {'trap': 59, 'own': 91, 'handler': 4, 'target': 3})
+		self.assertIn('ftrace_regs_caller (copy)', got['f'][1]['trap'])
+		# r: rethook is upstream's kretprobes' (KRETPROBE_ON_RETHOOK).
+		self.assertEqual(got['r'][0], {'trap': 151, 'own': 329, 'handler': 4, 'target': 2})
+		self.assertEqual(got['r'][1]['own']['arch_rethook_trampoline'], 41)
+
+	def test_ours(self):
+		got = self.split('ours')
+		self.assertEqual(got['k'][0], {'trap': 151, 'own': 147, 'handler': 7, 'target': 5})
+		self.assertEqual(got['o'][0], {'own': 68, 'handler': 4, 'target': 4})
+		self.assertEqual(got['o'][1]['own']['[no text]'], 50)  # the detour
+		self.assertEqual(got['r'][0], {'trap': 151, 'own': 229, 'handler': 4, 'target': 2})
+
+
+def write_elf(path, syms, text=b'\x90' * 32):
+	"""A minimal little-endian ELF64: .text at 0x1000 and a symbol table
+	of syms [(name, value, size, type)]."""
+	shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
+	strtab = b'\0' + b''.join(n.encode() + b'\0' for n, _, _, _ in syms)
+	symtab = b'\0' * 24
+	off = 1
+	for n, v, s, t in syms:
+		symtab += struct.pack('<IBBHQQ', off, t, 0, 1, v, s)
+		off += len(n) + 1
+	body = text + symtab + strtab + shstr
+	base = 64
+	offs = [base, base + len(text), base + len(text) + len(symtab),
+		base + len(text) + len(symtab) + len(strtab)]
+	shoff = base + len(body)
+	hdr = b'\x7fELF\x02\x01\x01' + b'\0' * 9 + struct.pack(
+		'<HHIQQQIHHHHHH', 1, 62, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 5, 4)
+	sh = b'\0' * 64
+	sh += struct.pack('<IIQQQQIIQQ', 1, 1, 6, 0x1000, offs[0], len(text), 0, 0, 16, 0)
+	sh += struct.pack('<IIQQQQIIQQ', 7, 2, 0, 0, offs[1], len(symtab), 3, 1, 8, 24)
+	sh += struct.pack('<IIQQQQIIQQ', 15, 3, 0, 0, offs[2], len(strtab), 0, 0, 1, 0)
+	sh += struct.pack('<IIQQQQIIQQ', 23, 3, 0, 0, offs[3], len(shstr), 0, 0, 1, 0)
+	with open(path, 'wb') as f:
+		f.write(hdr + body + sh)
+
+
+class ElfAndObjectsTest(unittest.TestCase):
+	def setUp(self):
+		self.dir = tempfile.TemporaryDirectory()
+		self.addCleanup(self.dir.cleanup)
+
+	def test_elf(self):
+		path = os.path.join(self.dir.name, 'a.o')
+		write_elf(path, [('f', 0x1000, 16, 2), ('.Llocal', 0x1004, 0, 0),
+				 ('g', 0x1010, 16, 2), ('obj', 0x1000, 4, 1)])
+		e = kphit.Elf(path)
+		self.assertEqual(e.code_symbols(), [('f', 0x1000, 16), ('g', 0x1010, 16)])
+		self.assertEqual(e.text_ranges(), [(0x1000, 0x1020)])
+		self.assertEqual(e.read(0x1010, 4), b'\x90' * 4)
+		self.assertIsNone(e.read(0x1020, 4))
+		self.assertEqual(e.section_index('.text'), 1)
+
+	def touch(self, *paths):
+		for p in paths:
+			p = os.path.join(self.dir.name, p)
+			os.makedirs(os.path.dirname(p), exist_ok=True)
+			open(p, 'w').close()
+
+	def test_objects_ours(self):
+		self.touch('kernel/kprobes/core.o', 'kernel/kprobes/tests/hit.o',
+			   'arch/x86/kernel/kprobes/core.o', 'arch/x86/kernel/kprobes/boost_kunit.o',
+			   'arch/x86/kernel/kprobes/tramp.o', 'kernel/trace/rethook.o')
+		repo = ['kernel/kprobes/core.c', 'kernel/kprobes/internal.h',
+			'kernel/kprobes/tests/hit.c', 'arch/x86/kernel/kprobes/core.c',
+			'arch/x86/kernel/kprobes/boost_kunit.c', 'arch/x86/kernel/kprobes/tramp.S',
+			'arch/arm64/kernel/probes/core.c']
+		self.assertEqual(kphit.kprobes_objects(self.dir.name, False, [], repo),
+				 ['arch/x86/kernel/kprobes/core.o', 'arch/x86/kernel/kprobes/tramp.o',
+				  'kernel/kprobes/core.o'])
+
+	def test_objects_upstream(self):
+		self.touch('kernel/kprobes.o', 'arch/x86/kernel/kprobes/core.o',
+			   'arch/x86/kernel/kprobes/opt.o', 'arch/x86/kernel/kprobes/built-in.o',
+			   'kernel/trace/rethook.o', 'arch/x86/kernel/rethook.o')
+		removed = ['kernel/kprobes.c', 'include/linux/kprobes.h', 'samples/kprobes',
+			   'arch/x86/kernel/kprobes']
+		want = ['arch/x86/kernel/kprobes/core.o', 'arch/x86/kernel/kprobes/opt.o',
+			'kernel/kprobes.o']
+		self.assertEqual(kphit.kprobes_objects(self.dir.name, True, removed, []), want)
+		with open(os.path.join(self.dir.name, '.config'), 'w') as f:
+			f.write('CONFIG_KRETPROBE_ON_RETHOOK=y\n')
+		self.assertEqual(kphit.kprobes_objects(self.dir.name, True, removed, []),
+				 ['arch/x86/kernel/kprobes/core.o', 'arch/x86/kernel/kprobes/opt.o',
+				  'arch/x86/kernel/rethook.o', 'kernel/kprobes.o',
+				  'kernel/trace/rethook.o'])
+
+
+class TableTest(unittest.TestCase):
+	def row(self, trap, own, handler=4, target=2):
+		return {'total': trap + own + handler + target, 'trap': trap, 'own': own,
+			'handler': handler, 'target': target}
+
+	def test_table(self):
+		base = {'k': self.row(302, 214), 'b': self.row(151, 86), 'o': self.row(0, 92)}
+		ours = {'k': self.row(151, 147), 'b': self.row(151, 63)}
+		text, csv = kphit.table(base, ours)
+		self.assertEqual(text, [['k', '302', '214', '151', '147', '0.69'],
+					['b', '151', '86', '151', '63', '0.73'],
+					['o', '0', '92', '-', '-', '-']])
+		self.assertEqual(csv[0], ['k', 522, 302, 214, 4, 2, 304, 151, 147, 4, 2, '0.69'])
+		self.assertEqual(csv[2][6:], ['', '', '', '', '', ''])
+		lines = kphit.format_table(text).splitlines()
+		self.assertEqual(lines[0].split(' | '),
+				 ['path', 'baseline trap', 'baseline own', 'ours trap', 'ours own',
+				  'own ratio'])
+		self.assertTrue(lines[2].startswith('k    |'))
+		self.assertTrue(lines[2].endswith('|      0.69'))
+
+	def test_csv_round_trip(self):
+		with tempfile.TemporaryDirectory() as d:
+			for fl, rows in (('baseline-prod', {'b': self.row(151, 86)}),
+					 ('ours-prod', {'b': self.row(151, 63)})):
+				os.mkdir(os.path.join(d, fl))
+				kphit.write_csv(os.path.join(d, fl, 'hitcount.csv'),
+						['path', 'total'] + list(kphit.CLASSES),
+						[[p, r['total']] + [r[c] for c in kphit.CLASSES]
+						 for p, r in rows.items()])
+			self.assertEqual(kphit.read_csv(os.path.join(d, 'ours-prod', 'hitcount.csv')),
+					 {'b': self.row(151, 63)})
+			out = io.StringIO()
+			with contextlib.redirect_stdout(out):
+				self.assertTrue(kphit.combined(d, '-prod'))
+				self.assertIn('b    |           151 |           86 |       151 |       63 |      0.73',
+				      out.getvalue())
+			with open(os.path.join(d, 'hitcount-prod.csv')) as f:
+				self.assertEqual(f.read().splitlines(), [
+					','.join(kphit.CSV_HEAD),
+					'b,243,151,86,4,2,220,151,63,4,2,0.73'])
+			self.assertFalse(kphit.combined(d, '-arm64-prod'))
+
+
+class BenchReportTest(unittest.TestCase):
+	"""bench.py's report of make hitcount's table."""
+
+	def test_bench_prints_the_split(self):
+		spec = importlib.util.spec_from_file_location('bench', os.path.join(HERE, 'bench.py'))
+		bench = importlib.util.module_from_spec(spec)
+		spec.loader.exec_module(bench)
+		with tempfile.TemporaryDirectory() as d:
+			out = io.StringIO()
+			with contextlib.redirect_stdout(out):
+				bench.hitcount(d, '-prod')
+			self.assertIn('make hitcount PROD=1', out.getvalue())
+			for fl in ('baseline', 'ours'):
+				os.makedirs(os.path.join(d, fl + '-prod', 'obj'))
+				kphit.write_csv(os.path.join(d, fl + '-prod', 'hitcount.csv'),
+						['path', 'total'] + list(kphit.CLASSES),
+						[['b', 220, 151, 63, 4, 2]])
+			vmlinux = os.path.join(d, 'ours-prod', 'obj', 'vmlinux')
+			open(vmlinux, 'w').close()
+			os.utime(vmlinux, (2e9, 2e9))
+			out = io.StringIO()
+			with contextlib.redirect_stdout(out):
+				bench.hitcount(d, '-prod')
+			self.assertIn('ours: hitcount.csv is older than its vmlinux (stale)',
+				      out.getvalue())
+			self.assertNotIn('baseline: hitcount.csv', out.getvalue())
+			self.assertIn('      1.00', out.getvalue())
+			self.assertTrue(os.path.exists(os.path.join(d, 'hitcount-prod.csv')))
+
+
+if __name__ == '__main__':
+	unittest.main()

@@ -7,13 +7,17 @@
 # sysctl flips.  test_modules/kp_model.c runs it and says what it draws
 # (register, unregister, batches with an unknown symbol among them,
 # enable, disable, a registered struct registered again or its fields
-# changed, calls) and what it checks after each step (return values,
-# handler counts, the probe list line by line, the text at the targets,
-# no handler after unregistration, kretprobe data).
+# changed, calls, and rarely a load or an unload of the target module
+# test_modules/kp_model_target.ko, by insmod and rmmod run from the
+# kernel) and what it checks after each step (return values, handler
+# counts, the probe list line by line with [GONE] probes, the text at the
+# targets, no handler after unregistration or unloading, kretprobe data).
 #
 # KP_MODEL_SEED   the seed (default: random; printed either way)
 # KP_MODEL_OPS    operations at most (default 1000000)
 # KP_MODEL_SECS   seconds at most (default: 60 with KASAN, else 20)
+# KP_MODEL_MOD_EVERY  one step in this many loads or unloads the target
+#                 (default 2000; 0: never)
 #
 # A divergence prints its step, what the model expected and the kernel
 # showed, the steps before it and the insmod line that replays it.
@@ -26,6 +30,19 @@ require_root
 require_kprobes_debugfs
 
 KO=$(test_module kp_model) || skip_all "no test_modules/kp_model.ko"
+# The kernel runs insmod and rmmod by their absolute paths (busybox's
+# command -v names its own applets without one).
+TARGET=$(test_module kp_model_target) || TARGET=
+TOOLS=
+for d in /sbin /usr/sbin /bin /usr/bin; do
+	if [ -x "$d/insmod" ] && [ -x "$d/rmmod" ]; then
+		TOOLS=$d
+		break
+	fi
+done
+[ -n "$TOOLS" ] || TARGET=
+[ -n "$TARGET" ] || diag "no kp_model_target.ko or insmod and rmmod: no module loads"
+MOD_EVERY=${KP_MODEL_MOD_EVERY:-2000}
 SEED=${KP_MODEL_SEED:-0}
 OPS=${KP_MODEL_OPS:-1000000}
 if kconfig KASAN; then
@@ -49,11 +66,15 @@ cleanup()
 	[ -n "$FLIPPER" ] && wait "$FLIPPER" 2>/dev/null
 	FLIPPER=
 	unload kp_model
+	unload kp_model_target
 	[ -n "$OLD_OPT" ] && echo "$OLD_OPT" > "$OPT_SYSCTL" 2>/dev/null
 	rm -f "$STOP"
 }
 at_exit cleanup now
 
+unload kp_model_target || fail "kp_model_target stays loaded from before"
+# GONE probes of other tests' modules, if any: the model's are its own.
+GONE=$(list_count '\[GONE\]')
 kmemleak_clear
 if [ -n "$OLD_OPT" ]; then
 	(
@@ -69,7 +90,8 @@ fi
 
 log_mark
 t0=$(date +%s)
-insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads=2
+insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads=2 \
+	target="$TARGET" tools="$TOOLS" mod_every="$MOD_EVERY"
 rc=$?
 t=$(($(date +%s) - t0))
 touch "$STOP"
@@ -82,6 +104,8 @@ diag "$res"
 done_ops=$(echo "$res" | sed -n 's/.* done=\([0-9]*\).*/\1/p')
 div=$(echo "$res" | sed -n 's/.* divergences=\([0-9]*\).*/\1/p')
 wrong=$(echo "$res" | sed -n 's/.* wrong=\([0-9]*\).*/\1/p')
+loads=$(echo "$res" | sed -n 's/.* loads=\([0-9]*\).*/\1/p')
+gone=$(echo "$res" | sed -n 's/.* gone=\([0-9]*\).*/\1/p')
 seed=$(echo "$res" | sed -n 's/^seed=\([0-9]*\).*/\1/p')
 if [ "$rc" != 0 ] || [ -z "$done_ops" ]; then
 	fail "kp_model did not load or reported nothing (insmod status $rc)"
@@ -90,12 +114,14 @@ elif [ "$div" != 0 ] || [ "$wrong" != 0 ]; then
 elif [ "$done_ops" -lt "$MIN_OPS" ]; then
 	fail "seed $seed: only $done_ops steps in $t s (at least $MIN_OPS wanted)"
 else
-	pass "seed $seed: $done_ops steps in $t s ($((done_ops / (t > 0 ? t : 1))) a second), the kernel as the model after every one, the optimization sysctl flipping"
+	pass "seed $seed: $done_ops steps in $t s ($((done_ops / (t > 0 ? t : 1))) a second), ${loads:-0} loads of the target module (${gone:-0} probes GONE), the kernel as the model after every one, the optimization sysctl flipping"
 fi
-if list_lines 'kpm_t[0-9]' > /dev/null 2>&1; then
-	list_lines 'kpm_t[0-9]' | sed 's/^/# /'
-	fail "probes left on kp_model's functions"
+if list_lines 'kpmt?_(t[0-9]|boot)' > /dev/null 2>&1 ||
+   [ "$(list_count '\[GONE\]')" != "$GONE" ]; then
+	list_lines 'kpmt?_(t[0-9]|boot)|\[GONE\]' | sed 's/^/# /'
+	fail "probes left on kp_model's or kp_model_target's functions"
 fi
+is_loaded kp_model_target && fail "kp_model left kp_model_target loaded"
 unload kp_model || fail "kp_model does not unload"
 kmemleak_check "kp_model"
 finish

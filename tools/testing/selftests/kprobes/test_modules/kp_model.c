@@ -6,7 +6,7 @@
  *
  * Loading the module runs the sequence in the loading task:
  *
- *	insmod kp_model.ko seed=S ops=N seconds=L threads=T
+ *	insmod kp_model.ko seed=S ops=N seconds=L threads=T [target=PATH]
  *
  * draws N operations (fewer if L seconds pass first) from a
  * pseudo-random generator seeded with S (0: a random seed, printed) over
@@ -16,7 +16,9 @@
  *	register, unregister       one probe; a kretprobe's entry handler,
  *	                           its data size, a kprobe's post handler,
  *	                           by address or by symbol and offset drawn
- *	                           anew each time
+ *	                           anew each time; unregistration of one not
+ *	                           registered too (upstream: not of a
+ *	                           kretprobe, which oopses it)
  *	batch, unbatch             register_kprobes() / register_kretprobes()
  *	                           of up to four, sometimes with one unknown
  *	                           symbol among them (then none may stay), and
@@ -30,10 +32,22 @@
  *	                           as it was registered
  *	call                       a target called once to three times by the
  *	                           loading task
+ *	load, unload               (one step in mod_every, with target= the
+ *	                           path of kp_model_target.ko) the target
+ *	                           module loaded or unloaded by insmod or
+ *	                           rmmod (of the directory tools=) run as user-mode
+ *	                           helpers; a load may first have a kprobe or
+ *	                           kretprobe registered on its init function
+ *	                           while it is COMING, which its init calls
  *
  * The targets are six small functions of this module, three with an
- * ftrace site at their entry and three without (notrace).  Before the
- * sequence, their first KPM_SCAN bytes are tried once, every
+ * ftrace site at their entry and three without (notrace), and, while it
+ * is loaded, two of kp_model_target (one of each), found with
+ * symbol_get(), and its init-text kpmt_boot(), registered by symbol only.
+ * The threads call the target module's functions only in an RCU
+ * read-side section that saw it loaded; an unload clears that and waits
+ * for a grace period before rmmod runs.  Before the sequence (the target
+ * loaded), the functions' first KPM_SCAN bytes are tried once, every
  * sizeof(kprobe_opcode_t) bytes (the architecture's breakpoint): the
  * offsets where a kprobe registers and is hit once per call become the
  * pool's places, and what register_kretprobe() answers at each is
@@ -43,11 +57,23 @@
  * handler counts for the loading task's calls (pre, post, entry, return);
  * the results of every call, of the threads' too; that no handler ran
  * after its probe's unregistration returned; a kretprobe's data from
- * entry to return; the lines of /sys/kernel/debug/kprobes/list at this
- * module's text (address, kind, [DISABLED]); the text: a function with no
- * probe registered is as it was before the sequence, an address with an
- * enabled probe is not (text that lags behind, as upstream's delayed
- * unoptimization does, gets a second to settle).
+ * entry to return; the lines of /sys/kernel/debug/kprobes/list at the
+ * targets' text (address, kind, [DISABLED], [GONE]); the text: a function
+ * with no probe registered is as it was before the sequence, an address
+ * with an enabled probe is not (text that lags behind, as upstream's
+ * delayed unoptimization does, gets a second to settle).
+ *
+ * The target module: registering a symbol whose text is not there (the
+ * unloaded target's, kpmt_boot() once its init returned) is -ENOENT; a
+ * probe on kpmt_boot() registered while the target is COMING is hit by
+ * each of its init's calls and is [GONE] once the load returns; an unload
+ * makes every probe on the target [GONE] (listed so, never [DISABLED],
+ * whatever enable_kprobe() and disable_kprobe() did: the first refuses a
+ * GONE probe with -EINVAL, the second accepts it); a GONE probe's
+ * handlers never run again and unregistering it works; a reload's text is
+ * as the first load's (unless relocations make loads differ), with no
+ * probe on it, and new probes register there while the old ones stay
+ * GONE.
  *
  * The first divergence ends the sequence: its step, what was expected
  * and seen, the steps before it, and how to replay it (the same seed,
@@ -55,7 +81,8 @@
  * the text and the list checked once more.  The outcome is the "result"
  * parameter:
  *
- *	seed=S ops=N done=N calls=C hits=H regs=R refused=F divergences=0 wrong=0 late=0
+ *	seed=S ops=N done=N calls=C thread_calls=T regs=R refused=F loads=L
+ *	gone=G mod_ms=M divergences=0 wrong=0
  *
  * "impl" says whose kprobes these are (ours: CONFIG_HAVE_KRETPROBE_
  * INSTANCE_POOL), and decides the defaults of "again" and "change".
@@ -70,18 +97,27 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/notifier.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/umh.h>
 
-#define KPM_FUNCS	6
+#include "kp_model_target.h"
+
+#define KPM_CORE	6	/* functions of this module */
+#define KPM_FUNCS	(KPM_CORE + 2)	/* and kp_model_target's two */
+#define KPM_BOOT	KPM_FUNCS	/* kpmt_boot(), never called here */
+#define KPM_PAST	16	/* earlier loads of the target remembered */
 #define KPM_SCAN	48	/* bytes of each function tried as places */
 #define KPM_PLACES	4	/* places kept per function */
 #define KPM_KPROBES	12
@@ -117,6 +153,18 @@ MODULE_PARM_DESC(again, "register registered probes again (-1: ours only)");
 static int change = -1;
 module_param(change, int, 0444);
 MODULE_PARM_DESC(change, "change registered probes' fields (-1: ours only)");
+
+static char *target;
+module_param(target, charp, 0444);
+MODULE_PARM_DESC(target, "path of kp_model_target.ko (none: no module loads)");
+
+static char *tools = "/sbin";
+module_param(tools, charp, 0444);
+MODULE_PARM_DESC(tools, "the directory of the insmod and rmmod the sequence runs");
+
+static uint mod_every = 2000;
+module_param(mod_every, uint, 0444);
+MODULE_PARM_DESC(mod_every, "one step in this many loads or unloads the target (on average)");
 
 static char impl[16];
 module_param_string(impl, impl, sizeof(impl), 0444);
@@ -177,9 +225,10 @@ static notrace noinline long kpm_t5(long x)
 }
 
 struct kpm_func {
-	long (*fn)(long x);
+	long (*fn)(long x);		/* NULL while its text is not there */
 	const char *name;
 	long (*want)(long x);		/* the same computation, unprobed */
+	bool mod;			/* in kp_model_target */
 	unsigned int size;		/* bytes of it looked at, <= KPM_SCAN */
 	/*
 	 * Bytes from @own on may also change with a probe on function
@@ -192,7 +241,8 @@ struct kpm_func {
 	unsigned int nr_places;
 	unsigned int places[KPM_PLACES];	/* offsets */
 	int ret_answer[KPM_PLACES];	/* register_kretprobe() there */
-	u8 text[KPM_SCAN + KPM_CMP];	/* before the sequence */
+	u8 text[KPM_SCAN + KPM_CMP];	/* before the sequence, or this load */
+	u8 first[KPM_SCAN + KPM_CMP];	/* the target's: on its first load */
 };
 
 static long kpm_w0(long x) { return x * 7 + 3; }
@@ -201,12 +251,31 @@ static long kpm_w2(long x) { return (x + 13) * 3; }
 static long kpm_w3(long x) { return x * 5 - 9; }
 static long kpm_w4(long x) { return (x ^ 0x5a) + 17; }
 static long kpm_w5(long x) { return (x - 21) * 9; }
+static long kpm_w6(long x) { return x * 19 - 6; }
+static long kpm_w7(long x) { return (x + 29) ^ 0x33; }
 
-static struct kpm_func kpm_funcs[KPM_FUNCS] = {
+static struct kpm_func kpm_funcs[KPM_FUNCS + 1] = {
 	{ kpm_t0, "kpm_t0", kpm_w0 }, { kpm_t1, "kpm_t1", kpm_w1 },
 	{ kpm_t2, "kpm_t2", kpm_w2 }, { kpm_t3, "kpm_t3", kpm_w3 },
 	{ kpm_t4, "kpm_t4", kpm_w4 }, { kpm_t5, "kpm_t5", kpm_w5 },
+	{ NULL, "kpmt_t0", kpm_w6, true }, { NULL, "kpmt_t1", kpm_w7, true },
+	/* Registered by symbol while the target initialises, at +0 only. */
+	[KPM_BOOT] = { NULL, KPMT_BOOT_SYM, NULL, true, .nr_places = 1 },
 };
+
+/*
+ * The target's functions are there while kpm_target_up is set.  A thread
+ * calls one only in an RCU read-side section that saw it set (acquire);
+ * the unload clears it and waits for a grace period first.
+ */
+static bool kpm_target_up;
+/* A target to load: target= names it. */
+static bool kpm_targeted;
+
+static bool kpm_there(unsigned int f)
+{
+	return !!kpm_funcs[f].fn;
+}
 
 /* Called through a pointer the compiler cannot see through. */
 static long kpm_call(unsigned int f, long x)
@@ -233,6 +302,7 @@ struct kpm_slot {
 	/* the model */
 	bool reg;			/* registered */
 	bool on;			/* enabled */
+	bool gone;			/* registered, its text went away */
 	unsigned long at;		/* its address when it was registered */
 	unsigned int fn, place;
 	bool post, entry, skip;
@@ -250,6 +320,9 @@ static struct kpm_slot kpm_slots[KPM_SLOTS];
 static struct kprobe kpm_bad_kp;
 static struct kretprobe kpm_bad_rp;
 static struct task_struct *kpm_driver;
+static bool kpm_ours;			/* impl is "ours" */
+/* The task initialising the target: kpmt_boot()'s hits are its. */
+static struct task_struct *kpm_loader;
 static struct rnd_state kpm_rnd;
 
 static unsigned int kpm_rand(unsigned int n)
@@ -259,7 +332,7 @@ static unsigned int kpm_rand(unsigned int n)
 
 static bool kpm_mine(void)
 {
-	return current == kpm_driver;
+	return current == kpm_driver || current == READ_ONCE(kpm_loader);
 }
 
 static void kpm_alive(struct kpm_slot *s)
@@ -343,9 +416,14 @@ static int kpm_thread(void *arg)
 		n = n * 1103515245 + 12345;
 		f = (n >> 16) % KPM_FUNCS;
 		x = (long)(n >> 8) & 0xffff;
-		if (kpm_call(f, x) != kpm_funcs[f].want(x))
-			atomic_long_inc(&kpm_wrong);
-		atomic_long_inc(&kpm_thread_calls);
+		rcu_read_lock();
+		/* Pairs with kpm_load()'s release: its functions are set. */
+		if (!kpm_funcs[f].mod || smp_load_acquire(&kpm_target_up)) {
+			if (kpm_call(f, x) != kpm_funcs[f].want(x))
+				atomic_long_inc(&kpm_wrong);
+			atomic_long_inc(&kpm_thread_calls);
+		}
+		rcu_read_unlock();
 		if (!(n & 7))
 			usleep_range(20, 60);
 		else
@@ -380,8 +458,10 @@ static void kpm_fill(struct kpm_slot *s, unsigned int f, unsigned int place)
 	memset(&s->rp, 0, sizeof(s->rp));
 	s->fn = f;
 	s->place = place;
+	s->gone = false;
 	kp = kpm_kp(s);
-	if (kpm_rand(2)) {
+	/* Text that is not there has a name only. */
+	if (kpm_rand(2) && kpm_there(f)) {
 		kp->addr = (kprobe_opcode_t *)kpm_addr(f, place);
 	} else {
 		kp->symbol_name = kpm_funcs[f].name;
@@ -427,6 +507,21 @@ static void kpm_unregistered(struct kpm_slot *s)
 	atomic_set(&s->live, 0);
 	s->reg = false;
 	s->on = false;
+	s->gone = false;
+}
+
+/* The model after @n calls of the function @s is on. */
+static void kpm_hit(struct kpm_slot *s, long n)
+{
+	if (!s->reg || !s->on || s->gone)
+		return;
+	if (!s->is_ret) {
+		s->want_pre += n;
+		s->want_post += s->post ? n : 0;
+	} else {
+		s->want_entry += s->entry ? n : 0;
+		s->want_ret += s->skip ? 0 : n;
+	}
 }
 
 /* ---- calibration --------------------------------------------------------- */
@@ -454,7 +549,7 @@ static void kpm_find_neighbours(unsigned int f)
 		struct kpm_func *gu = &kpm_funcs[g];
 		const u8 *now = (const u8 *)gu->fn;
 
-		if (g == f)
+		if (g == f || !now)
 			continue;
 		for (off = 0; off < gu->own; off++)
 			if (now[off] != gu->text[off])
@@ -478,6 +573,8 @@ static void kpm_calibrate(unsigned int f)
 	long before;
 	int ret;
 
+	if (!kpm_there(f))
+		return;
 	for (off = 0; off < fu->size && n < KPM_PLACES;
 	     off += sizeof(kprobe_opcode_t)) {
 		memset(&s->kp, 0, sizeof(s->kp));
@@ -557,7 +654,7 @@ static void kpm_check_counts(void)
 				     atomic_long_read(&s->entry_hits), s->want_entry,
 				     atomic_long_read(&s->ret_hits), s->want_ret);
 		if (atomic_read(&s->late))
-			kpm_diverged("slot %d: %d handler calls after its unregistration returned",
+			kpm_diverged("slot %d: %d handler calls after its unregistration or unload",
 				     i, atomic_read(&s->late));
 		if (atomic_read(&s->bad_data))
 			kpm_diverged("slot %d: kretprobe data changed between entry and return",
@@ -573,6 +670,7 @@ struct kpm_line {
 	unsigned long addr;
 	char kind;
 	bool disabled;
+	bool gone;
 };
 
 static int kpm_line_cmp(const void *a, const void *b)
@@ -583,16 +681,34 @@ static int kpm_line_cmp(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	if (x->kind != y->kind)
 		return x->kind - y->kind;
+	if (x->gone != y->gone)
+		return (int)x->gone - (int)y->gone;
 	return (int)x->disabled - (int)y->disabled;
 }
 
+/* The text of the target's earlier loads, its functions' span in each. */
+static struct {
+	unsigned long start, end;
+} kpm_past[KPM_PAST];
+static unsigned int kpm_loads;
+
+/*
+ * Is a list line at @addr the model's business: in a target, in a target
+ * of an earlier load, or where a probe that went GONE was?
+ */
 static bool kpm_in_targets(unsigned long addr)
 {
-	int f;
+	unsigned int f, i;
 
 	for (f = 0; f < KPM_FUNCS; f++)
-		if (addr >= (unsigned long)kpm_funcs[f].fn &&
+		if (kpm_there(f) && addr >= (unsigned long)kpm_funcs[f].fn &&
 		    addr < (unsigned long)kpm_funcs[f].fn + kpm_funcs[f].size)
+			return true;
+	for (i = 0; i < min_t(uint, kpm_loads, KPM_PAST); i++)
+		if (addr >= kpm_past[i].start && addr < kpm_past[i].end)
+			return true;
+	for (i = 0; i < KPM_SLOTS; i++)
+		if (kpm_slots[i].gone && addr == kpm_slots[i].at)
 			return true;
 	return false;
 }
@@ -647,6 +763,7 @@ static int kpm_read_list(struct kpm_line *lines)
 		lines[n].addr = addr;
 		lines[n].kind = kind;
 		lines[n].disabled = !!strstr(line, "[DISABLED]");
+		lines[n].gone = !!strstr(line, "[GONE]");
 		n++;
 	}
 	return n;
@@ -664,7 +781,9 @@ static void kpm_check_list(void)
 			continue;
 		want[n_want].addr = s->at;
 		want[n_want].kind = s->is_ret ? 'r' : 'k';
-		want[n_want].disabled = !s->on;
+		/* A GONE probe is shown GONE, not DISABLED. */
+		want[n_want].disabled = !s->on && !s->gone;
+		want[n_want].gone = s->gone;
 		n_want++;
 	}
 	n_seen = kpm_read_list(seen);
@@ -678,31 +797,36 @@ static void kpm_check_list(void)
 		return;
 	kpm_diverged("the probe list has %d lines at the targets, the model %d", n_seen, n_want);
 	for (i = 0; i < max(n_seen, n_want); i++)
-		pr_err("  list %d: seen %lx %c%s, model %lx %c%s\n", i,
+		pr_err("  list %d: seen %lx %c%s%s, model %lx %c%s%s\n", i,
 		       i < n_seen ? seen[i].addr : 0, i < n_seen ? seen[i].kind : '-',
+		       i < n_seen && seen[i].gone ? " [GONE]" : "",
 		       i < n_seen && seen[i].disabled ? " [DISABLED]" : "",
 		       i < n_want ? want[i].addr : 0, i < n_want ? want[i].kind : '-',
+		       i < n_want && want[i].gone ? " [GONE]" : "",
 		       i < n_want && want[i].disabled ? " [DISABLED]" : "");
 }
 
 /*
  * The text as the model has it: NULL if it is, else what is wrong.  A
- * function no probe is registered on is as it was; an address with an
- * enabled probe is not.
+ * function no probe is registered on is as it was (a GONE probe is on
+ * text that went away: a reloaded target's text has none); an address
+ * with an enabled probe is not.
  */
 static const char *kpm_text_wrong(unsigned int *where)
 {
-	bool any[KPM_FUNCS] = { };
+	bool any[KPM_FUNCS + 1] = { };
 	int i, f;
 
 	for (i = 0; i < KPM_SLOTS; i++)
-		if (kpm_slots[i].reg)
+		if (kpm_slots[i].reg && !kpm_slots[i].gone)
 			any[kpm_slots[i].fn] = true;
 	for (f = 0; f < KPM_FUNCS; f++) {
 		const struct kpm_func *fu = &kpm_funcs[f];
 		unsigned int len = fu->size;
 
 		*where = f;
+		if (!kpm_there(f))
+			continue;
 		if (fu->neighbour >= 0 && any[fu->neighbour])
 			len = fu->own;
 		if (!any[f] && memcmp(fu->fn, fu->text, len))
@@ -713,7 +837,7 @@ static const char *kpm_text_wrong(unsigned int *where)
 		unsigned long off = s->at - (unsigned long)kpm_funcs[s->fn].fn;
 
 		*where = s->fn;
-		if (s->reg && s->on && off < KPM_SCAN &&
+		if (s->reg && s->on && !s->gone && off < KPM_SCAN &&
 		    !memcmp((void *)s->at, kpm_funcs[s->fn].text + off, KPM_CMP))
 			return "as it was, under an enabled probe";
 	}
@@ -742,8 +866,13 @@ static void kpm_check(void)
 
 /* ---- the operations ----------------------------------------------------- */
 
+/*
+ * gone: probes that went GONE, on init text or in an unload; mod_ns: time
+ * in loads and unloads of the target
+ */
 struct kpm_stats {
-	unsigned long calls, regs, refused;
+	unsigned long calls, regs, refused, gone;
+	u64 mod_ns;
 };
 
 static struct kpm_stats kpm_stats;
@@ -764,14 +893,22 @@ static struct kpm_slot *kpm_pick(bool is_ret, int reg)
 	return NULL;
 }
 
-/* A function with places, and one of its places. */
-static bool kpm_pick_place(unsigned int *f, unsigned int *place)
+/*
+ * A function with places, and one of its places: one whose text is there,
+ * or (@gone_too) any, kpmt_boot() sometimes among them.
+ */
+static bool kpm_pick_place(unsigned int *f, unsigned int *place, bool gone_too)
 {
 	unsigned int i, start = kpm_rand(KPM_FUNCS);
 
+	if (gone_too && kpm_targeted && !kpm_rand(16)) {
+		*f = KPM_BOOT;
+		*place = 0;
+		return true;
+	}
 	for (i = 0; i < KPM_FUNCS; i++) {
 		*f = (start + i) % KPM_FUNCS;
-		if (kpm_funcs[*f].nr_places) {
+		if (kpm_funcs[*f].nr_places && (gone_too || kpm_there(*f))) {
 			*place = kpm_rand(kpm_funcs[*f].nr_places);
 			return true;
 		}
@@ -779,9 +916,15 @@ static bool kpm_pick_place(unsigned int *f, unsigned int *place)
 	return false;
 }
 
-/* What registering @s, filled for its place, must return. */
+/*
+ * What registering @s, filled for its place, must return: a symbol whose
+ * text is not there (an unloaded target's, kpmt_boot() once the target's
+ * init returned) is unknown.
+ */
 static int kpm_expect(struct kpm_slot *s)
 {
+	if (!kpm_there(s->fn))
+		return -ENOENT;
 	return s->is_ret ? kpm_funcs[s->fn].ret_answer[s->place] : 0;
 }
 
@@ -791,7 +934,7 @@ static void kpm_op_register(bool is_ret)
 	unsigned int f, place;
 	int ret, want;
 
-	if (!s || !kpm_pick_place(&f, &place))
+	if (!s || !kpm_pick_place(&f, &place, true))
 		return;
 	kpm_fill(s, f, place);
 	want = kpm_expect(s);
@@ -812,14 +955,19 @@ static void kpm_op_register(bool is_ret)
 	}
 }
 
+/*
+ * Of a registered probe or not; upstream's unregister_kretprobe() of a
+ * kretprobe that is not registered oopses (rethook_free(NULL)): there
+ * registered kretprobes only.
+ */
 static void kpm_op_unregister(bool is_ret)
 {
-	struct kpm_slot *s = kpm_pick(is_ret, -1);
+	struct kpm_slot *s = kpm_pick(is_ret, is_ret && !kpm_ours ? 1 : -1);
 
 	if (!s)
 		return;
 	KPM_NOTE("unregister %s %u (%s)", kpm_kind(s), s->id,
-		 s->reg ? "registered" : "not registered");
+		 s->gone ? "GONE" : s->reg ? "registered" : "not registered");
 	kpm_unregister(s);
 	if (s->reg)
 		kpm_unregistered(s);
@@ -840,7 +988,7 @@ static void kpm_op_batch(bool is_ret)
 		for (i = 0; s && i < n; i++)
 			if (batch[i] == s)
 				s = NULL;
-		if (!s || !kpm_pick_place(&f, &place))
+		if (!s || !kpm_pick_place(&f, &place, false))
 			break;
 		kpm_fill(s, f, place);
 		if (kpm_expect(s))
@@ -936,14 +1084,15 @@ static void kpm_op_enable(bool is_ret, bool on)
 	if (!s)
 		return;
 	kp = kpm_kp(s);
-	want = s->reg ? 0 : -EINVAL;
-	KPM_NOTE("%s %s %u (%s)", on ? "enable" : "disable", kpm_kind(s),
-		 s->id, s->reg ? "registered" : "not registered");
+	/* A GONE probe cannot be enabled; disabling it is accepted. */
+	want = s->reg && !(on && s->gone) ? 0 : -EINVAL;
+	KPM_NOTE("%s %s %u (%s)", on ? "enable" : "disable", kpm_kind(s), s->id,
+		 s->gone ? "GONE" : s->reg ? "registered" : "not registered");
 	ret = on ? enable_kprobe(kp) : disable_kprobe(kp);
 	if (ret != want)
 		kpm_diverged("%s slot %u returned %d, the model %d",
 			     on ? "enable" : "disable", s->id, ret, want);
-	if (s->reg)
+	if (!want)
 		s->on = on;
 }
 
@@ -968,7 +1117,7 @@ static void kpm_op_change(bool is_ret)
 	struct kprobe *kp;
 	unsigned int f, place;
 
-	if (!s || !kpm_pick_place(&f, &place))
+	if (!s || !kpm_pick_place(&f, &place, false))
 		return;
 	kp = kpm_kp(s);
 	KPM_NOTE("change registered %s %u's fields to %s+%u", kpm_kind(s),
@@ -993,26 +1142,248 @@ static void kpm_op_call(void)
 	unsigned int f = kpm_rand(KPM_FUNCS), n = 1 + kpm_rand(3), i, k;
 	long x;
 
-	KPM_NOTE("call %s %u times", kpm_funcs[f].name, n);
+	KPM_NOTE("call %s %u times%s", kpm_funcs[f].name, n,
+		 kpm_there(f) ? "" : ": not there");
+	if (!kpm_there(f))
+		return;
 	for (k = 0; k < n; k++) {
 		x = kpm_rand(1000);
 		if (kpm_call(f, x) != kpm_funcs[f].want(x))
 			atomic_long_inc(&kpm_wrong);
 		kpm_stats.calls++;
-		for (i = 0; i < KPM_SLOTS; i++) {
-			struct kpm_slot *s = &kpm_slots[i];
+		for (i = 0; i < KPM_SLOTS; i++)
+			if (kpm_slots[i].fn == f)
+				kpm_hit(&kpm_slots[i], 1);
+	}
+}
 
-			if (!s->reg || !s->on || s->fn != f)
-				continue;
-			if (!s->is_ret) {
-				s->want_pre++;
-				s->want_post += s->post;
-			} else {
-				s->want_entry += s->entry;
-				s->want_ret += !s->skip;
-			}
+/* ---- the target module ------------------------------------------------ */
+
+/*
+ * The target is loaded and unloaded by insmod and rmmod run as user-mode
+ * helpers, which this task waits for: the sequence's module init runs on
+ * meanwhile, and the target's own init runs in the helper.
+ */
+static bool kpm_loaded;
+static struct kpm_slot *kpm_boot_slot;	/* to register on kpmt_boot() */
+static int kpm_boot_ret;		/* what that returned */
+/*
+ * Every load's text is the first's, as when no relocation touches it:
+ * then a load must find it so (no write of a GONE probe's on it), else
+ * (known from the second load on) each load's own is the reference.
+ */
+static bool kpm_same_text = true;
+
+/* Run @tool of the tools directory with @argv[1...]. */
+static int kpm_helper(const char *tool, char *argv[])
+{
+	static char *envp[3] = { "HOME=/", "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
+	char path[96];
+
+	snprintf(path, sizeof(path), "%s/%s", tools, tool);
+	argv[0] = path;
+	return call_usermodehelper(path, argv, envp, UMH_WAIT_PROC);
+}
+
+/*
+ * While the target initialises (COMING, in the helper's task), the probe
+ * the load asked for is registered: on its init text, which may be
+ * probed until the module is LIVE, or on its other text.
+ */
+static int kpm_module_event(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	struct module *mod = data;
+
+	if (strcmp(mod->name, KPMT_NAME))
+		return NOTIFY_DONE;
+	if (state == MODULE_STATE_COMING && kpm_boot_slot) {
+		WRITE_ONCE(kpm_loader, current);
+		kpm_boot_ret = kpm_register(kpm_boot_slot);
+		/*
+		 * Once a load: when finit_module() fails, busybox's insmod
+		 * tries init_module() with the same file, a second COMING.
+		 */
+		kpm_boot_slot = NULL;
+	} else if (state != MODULE_STATE_COMING) {
+		WRITE_ONCE(kpm_loader, NULL);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kpm_module_nb = {
+	.notifier_call = kpm_module_event,
+};
+
+/* The target's functions from its symbols, once it is LIVE. */
+static void kpm_find_target(void)
+{
+	long (*fn[2])(long x) = { symbol_get(kpmt_t0), symbol_get(kpmt_t1) };
+	unsigned int i;
+
+	if (fn[0])
+		symbol_put(kpmt_t0);
+	if (fn[1])
+		symbol_put(kpmt_t1);
+	for (i = 0; i < 2; i++)
+		kpm_funcs[KPM_CORE + i].fn = fn[i];
+}
+
+/*
+ * Load the target, @boot registered while it is COMING, its init failing
+ * or not (@fail); its functions join the pool.  Return: 0, or the
+ * helper's status.
+ */
+static int kpm_load(struct kpm_slot *boot, unsigned int boot_calls, bool fail)
+{
+	char calls[32];
+	char *argv[5] = { NULL, target, calls, fail ? "fail=1" : "fail=0", NULL };
+	bool same = true;
+	unsigned int f;
+	int ret;
+
+	snprintf(calls, sizeof(calls), "boot_calls=%u", boot_calls);
+	kpm_boot_slot = boot;
+	kpm_boot_ret = -ENOEXEC;
+	ret = kpm_helper("insmod", argv);
+	kpm_boot_slot = NULL;
+	WRITE_ONCE(kpm_loader, NULL);
+	if (ret)
+		return ret;
+	kpm_loaded = true;
+	kpm_find_target();
+	for (f = KPM_CORE; f < KPM_FUNCS; f++) {
+		struct kpm_func *fu = &kpm_funcs[f];
+
+		if (!fu->fn)
+			return -ENOENT;
+		/* Probed while COMING, so as every load but for the probe. */
+		if (boot && !kpm_boot_ret && boot->fn == f) {
+			memcpy(fu->text, fu->first, sizeof(fu->text));
+			continue;
+		}
+		memcpy(fu->text, fu->fn, sizeof(fu->text));
+		if (!kpm_loads)
+			memcpy(fu->first, fu->text, sizeof(fu->first));
+		else if (memcmp(fu->first, fu->text, fu->size))
+			same = false;
+	}
+	if (!same && kpm_loads == 1) {
+		pr_info("the target's text differs between loads: not compared\n");
+		kpm_same_text = false;
+	} else if (!same && kpm_same_text) {
+		kpm_diverged("the target's text at load %u is not its first load's",
+			     kpm_loads + 1);
+	}
+	/* The functions before the flag: the threads read it with acquire. */
+	smp_store_release(&kpm_target_up, true);
+	return 0;
+}
+
+/* Unload the target.  Return: 0, or the helper's status. */
+static int kpm_unload(void)
+{
+	char *argv[3] = { NULL, KPMT_NAME, NULL };
+	struct kpm_slot *s;
+	unsigned int f, i, past = kpm_loads++ % KPM_PAST;
+
+	/* No thread in the target's text from here on. */
+	WRITE_ONCE(kpm_target_up, false);
+	synchronize_rcu();
+	kpm_past[past].start = ULONG_MAX;
+	kpm_past[past].end = 0;
+	for (f = KPM_CORE; f < KPM_FUNCS; f++) {
+		unsigned long start = (unsigned long)kpm_funcs[f].fn;
+
+		kpm_past[past].start = min(kpm_past[past].start, start);
+		kpm_past[past].end = max(kpm_past[past].end, start + kpm_funcs[f].size);
+		kpm_funcs[f].fn = NULL;
+	}
+	kpm_loaded = false;
+	/* Its probes are GONE: registered, never hit again. */
+	for (i = 0; i < KPM_SLOTS; i++) {
+		s = &kpm_slots[i];
+		if (s->reg && !s->gone && kpm_funcs[s->fn].mod) {
+			kpm_stats.gone++;
+			s->gone = true;
+			atomic_set(&s->live, 0);
 		}
 	}
+	return kpm_helper("rmmod", argv);
+}
+
+/*
+ * A load, perhaps with a probe registered while the target is COMING: on
+ * kpmt_boot(), which the target's init calls, or on one of its other
+ * functions; perhaps with an init that fails after its calls.
+ */
+static void kpm_op_load(void)
+{
+	unsigned int f = KPM_BOOT, place = 0, n = 1 + kpm_rand(3);
+	bool fail = !kpm_rand(8);
+	struct kpm_slot *s = NULL;
+	int ret, want;
+
+	if (kpm_rand(2)) {
+		s = kpm_pick(kpm_rand(3) == 0, false);
+		/* kpm_load() needs the first load's text for a probed one. */
+		if (kpm_rand(2) && kpm_same_text && kpm_loads >= 2) {
+			f = KPM_CORE + kpm_rand(KPM_FUNCS - KPM_CORE);
+			place = kpm_rand(kpm_funcs[f].nr_places);
+		}
+		if (s && kpm_funcs[f].nr_places)
+			kpm_fill(s, f, place);
+		else
+			s = NULL;
+	}
+	if (s)
+		KPM_NOTE("load the target%s, %s %u on %s+%u in its init, which calls %s %u times",
+			 fail ? " (its init fails)" : "", kpm_kind(s), s->id,
+			 kpm_funcs[f].name, kpm_funcs[f].places[place], KPMT_BOOT_SYM, n);
+	else
+		KPM_NOTE("load the target%s", fail ? " (its init fails)" : "");
+	if (s)
+		atomic_set(&s->live, 1);
+	ret = kpm_load(s, n, fail);
+	if (!ret == fail)
+		kpm_diverged("loading the target%s returned %d",
+			     fail ? " (its init fails)" : "", ret);
+	if (!s)
+		return;
+	/* Registered by symbol: the answer of the place, as when loaded. */
+	want = s->is_ret ? kpm_funcs[f].ret_answer[place] : 0;
+	if (kpm_boot_ret != want)
+		kpm_diverged("register %s %u on %s+%u in its init returned %d, the model %d",
+			     kpm_kind(s), s->id, kpm_funcs[f].name,
+			     kpm_funcs[f].places[place], kpm_boot_ret, want);
+	if (kpm_boot_ret) {
+		kpm_unregistered(s);
+		return;
+	}
+	kpm_registered(s);
+	kpm_stats.regs++;
+	if (f == KPM_BOOT)
+		kpm_hit(s, n);
+	/* Init text goes when init returns; all of it if init failed. */
+	if (f == KPM_BOOT || !kpm_loaded) {
+		kpm_stats.gone++;
+		s->gone = true;
+		atomic_set(&s->live, 0);
+	}
+}
+
+static void kpm_op_unload(void)
+{
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = 0; i < KPM_SLOTS; i++)
+		n += kpm_slots[i].reg && !kpm_slots[i].gone &&
+		     kpm_funcs[kpm_slots[i].fn].mod;
+	KPM_NOTE("unload the target, %u probes on it", n);
+	ret = kpm_unload();
+	if (ret)
+		kpm_diverged("unloading the target returned %d", ret);
 }
 
 static void kpm_op(void)
@@ -1020,6 +1391,17 @@ static void kpm_op(void)
 	bool is_ret = kpm_rand(3) == 0;
 	unsigned int r = kpm_rand(100);
 
+	/* Rare: a load or an unload costs as much as hundreds of steps. */
+	if (kpm_targeted && mod_every && !kpm_rand(mod_every)) {
+		u64 t0 = ktime_get_ns();
+
+		if (kpm_loaded)
+			kpm_op_unload();
+		else
+			kpm_op_load();
+		kpm_stats.mod_ns += ktime_get_ns() - t0;
+		return;
+	}
 	if (r < 18)
 		kpm_op_register(is_ret);
 	else if (r < 30)
@@ -1042,12 +1424,19 @@ static void kpm_op(void)
 
 /* ---- the run ------------------------------------------------------------- */
 
+/*
+ * After a divergence the model may think a registered probe is not: on
+ * ours every slot goes then (unregistering an unregistered one does
+ * nothing; upstream's dereferences a never-registered kretprobe's
+ * rethook), so that none stays registered in this module's memory.
+ */
 static void kpm_unregister_all(void)
 {
+	bool all = kpm_divergences && kpm_ours;
 	int i;
 
 	for (i = 0; i < KPM_SLOTS; i++)
-		if (kpm_slots[i].reg) {
+		if (kpm_slots[i].reg || all) {
 			kpm_unregister(&kpm_slots[i]);
 			kpm_unregistered(&kpm_slots[i]);
 		}
@@ -1059,8 +1448,9 @@ static void kpm_print_history(void)
 
 	for (i = first; i <= kpm_step; i++)
 		pr_err("  step %u: %s\n", i, kpm_history[i % KPM_HISTORY]);
-	pr_err("replay: insmod kp_model.ko seed=%lu ops=%u threads=%u again=%d change=%d\n",
-	       seed, kpm_step + 1, threads, again, change);
+	pr_err("replay: insmod kp_model.ko seed=%lu ops=%u threads=%u again=%d change=%d target=%s tools=%s mod_every=%u\n",
+	       seed, kpm_step + 1, threads, again, change, kpm_targeted ? target : "",
+	       tools, mod_every);
 }
 
 static void kpm_run(void)
@@ -1068,8 +1458,20 @@ static void kpm_run(void)
 	unsigned int i, nr_threads = min_t(uint, threads, ARRAY_SIZE(kpm_threads));
 	unsigned int places = 0;
 	unsigned long end;
+	int ret;
 
+	/* The target is loaded first: its functions are calibrated too. */
+	if (kpm_targeted) {
+		ret = kpm_load(NULL, 0, false);
+		if (ret) {
+			kpm_divergences++;
+			pr_err("cannot load %s (%d)\n", target, ret);
+			return;
+		}
+	}
 	for (i = 0; i < KPM_FUNCS; i++) {
+		if (!kpm_there(i))
+			continue;
 		kpm_funcs[i].size = kpm_size(kpm_funcs[i].fn);
 		kpm_funcs[i].own = kpm_funcs[i].size;
 		kpm_funcs[i].neighbour = -1;
@@ -1090,8 +1492,9 @@ static void kpm_run(void)
 			pr_info("%s: bytes from +%u on change with probes on %s\n",
 				kpm_funcs[i].name, kpm_funcs[i].own,
 				kpm_funcs[kpm_funcs[i].neighbour].name);
-	pr_info("seed=%lu ops=%u threads=%u impl=%s again=%d change=%d: %u places in %d functions\n",
-		seed, ops, nr_threads, impl, again, change, places, KPM_FUNCS);
+	pr_info("seed=%lu ops=%u threads=%u impl=%s again=%d change=%d target=%s mod_every=%u: %u places in %d functions\n",
+		seed, ops, nr_threads, impl, again, change, kpm_targeted ? target : "none",
+		mod_every, places, KPM_FUNCS);
 	if (!places) {
 		kpm_divergences++;
 		pr_err("no place where a kprobe registers and is hit\n");
@@ -1107,6 +1510,8 @@ static void kpm_run(void)
 	for (kpm_step = 0; kpm_step < ops && !kpm_divergences; kpm_step++) {
 		if (seconds && time_after(jiffies, end))
 			break;
+		/* What a step that finds nothing to do leaves in the history. */
+		KPM_NOTE("nothing to do");
 		kpm_op();
 		kpm_check();
 		cond_resched();
@@ -1135,10 +1540,11 @@ static int __init kp_model_init(void)
 
 	strscpy(impl, IS_ENABLED(CONFIG_HAVE_KRETPROBE_INSTANCE_POOL) ?
 		"ours" : "upstream", sizeof(impl));
+	kpm_ours = !strcmp(impl, "ours");
 	if (again < 0)
-		again = !strcmp(impl, "ours");
+		again = kpm_ours;
 	if (change < 0)
-		change = !strcmp(impl, "ours");
+		change = kpm_ours;
 	if (!seed)
 		seed = get_random_u32() | 1;
 	prandom_seed_state(&kpm_rnd, seed);
@@ -1163,15 +1569,26 @@ static int __init kp_model_init(void)
 		kpm_slots[i].is_ret = i >= KPM_KPROBES;
 	}
 	kpm_driver = current;
+	kpm_targeted = target && *target;
+	if (kpm_targeted)
+		register_module_notifier(&kpm_module_nb);
 	kpm_run();
+	if (kpm_loaded && kpm_unload()) {
+		pr_err("cannot unload %s\n", KPMT_NAME);
+		kpm_divergences++;
+	}
+	if (kpm_targeted)
+		unregister_module_notifier(&kpm_module_nb);
 	filp_close(kpm_list, NULL);
 	vm_munmap(kpm_ubuf, KPM_LIST_BUF);
 	kvfree(kpm_list_buf);
 	snprintf(result, sizeof(result),
-		 "seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu divergences=%u wrong=%ld",
+		 "seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu loads=%u gone=%lu mod_ms=%llu divergences=%u wrong=%ld",
 		 seed, ops, kpm_step, kpm_stats.calls,
 		 atomic_long_read(&kpm_thread_calls), kpm_stats.regs,
-		 kpm_stats.refused, kpm_divergences, atomic_long_read(&kpm_wrong));
+		 kpm_stats.refused, kpm_loads, kpm_stats.gone,
+		 div_u64(kpm_stats.mod_ns, NSEC_PER_MSEC), kpm_divergences,
+		 atomic_long_read(&kpm_wrong));
 	pr_info("%s\n", result);
 	return 0;
 }

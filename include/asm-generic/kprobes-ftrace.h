@@ -6,8 +6,15 @@
  * <linux/kprobes_arch.h>.
  *
  * The core attaches an ftrace_ops to the site instead of writing a
- * breakpoint; the ftrace caller hands a full pt_regs and, once the
- * callbacks are done, resumes at its instruction pointer.  The handlers
+ * breakpoint.  With DYNAMIC_FTRACE_WITH_REGS the ftrace caller hands a
+ * full pt_regs and, once the callbacks are done, resumes at its
+ * instruction pointer (kprobe_ftrace_dispatch()).  A port on
+ * DYNAMIC_FTRACE_WITH_ARGS (CONFIG_HAVE_KPROBES_ON_FTRACE_ARGS) gets a
+ * struct ftrace_regs instead: kprobe_ftrace_dispatch_args() builds a
+ * pt_regs from it on the stack with the port's
+ * arch_kprobe_ftrace_regs_get() and, after the handlers, writes back what
+ * the ftrace caller restores with arch_kprobe_ftrace_regs_put(), its
+ * resume address included (<linux/kprobes_arch.h>).  The handlers
  * are shown what a breakpoint probe would show them: the instruction
  * pointer where a breakpoint on the ftrace call reports the hit during
  * the pre handler, just past the call afterwards.  Nothing is stepped:
@@ -65,24 +72,38 @@ static __always_inline bool kprobe_ftrace_hit(struct kprobe_hit_site *p,
 	return false;
 }
 
-/**
- * kprobe_ftrace_dispatch() - the body of kprobe_ftrace_handler()
- * @ip: address of the ftrace call, the probe address
- * @parent_ip: the probed function's return address
- * @fregs: registers saved by the ftrace caller
- * @trap_ip_offset: where, from @ip, a breakpoint on the call would report
- *	the hit (x86: past the int3, 1; powerpc: at the trap, 0)
- *
- * Runs with preemption disabled and possibly with interrupts on: a
- * breakpoint probe hit from an interrupt meanwhile is a re-entry.  A hit
- * while this CPU runs a probe already only counts as missed.
+/*
+ * Run the hit of @p on @regs: the instruction pointer is set to @trap_ip
+ * for the handlers and, unless a pre handler chose where to resume, given
+ * back as the ftrace caller passed it.
  */
-static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
-						   unsigned long parent_ip,
-						   struct ftrace_regs *fregs,
-						   unsigned long trap_ip_offset)
+static __always_inline void kprobe_ftrace_run(struct kprobe_hit_site *p,
+					      struct pt_regs *regs,
+					      unsigned long trap_ip)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long resume = instruction_pointer(regs);
+
+	instruction_pointer_set(regs, trap_ip);
+	/* Not redirected: where the ftrace caller would go. */
+	if (!kprobe_ftrace_hit(p, regs))
+		instruction_pointer_set(regs, resume);
+}
+
+/*
+ * The body of both dispatchers below.  @partial: @fregs hold no pt_regs
+ * (DYNAMIC_FTRACE_WITH_ARGS); one is built on the stack once the site is
+ * found and what the handlers may change written back afterwards.  Runs
+ * with preemption disabled and possibly with interrupts on: a breakpoint
+ * probe hit from an interrupt meanwhile is a re-entry.  A hit while this
+ * CPU runs a probe already only counts as missed, and builds nothing.
+ */
+static __always_inline void __kprobe_ftrace_dispatch(unsigned long ip,
+						     unsigned long parent_ip,
+						     struct ftrace_regs *fregs,
+						     unsigned long trap_ip_offset,
+						     bool partial)
+{
+	struct pt_regs built, *regs = partial ? &built : ftrace_get_regs(fregs);
 	struct kprobe_hit_site *p;
 	int bit;
 
@@ -98,18 +119,55 @@ static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
 	/* Every site in the table is live: GONE ones left it first. */
 	p = kprobe_hit_find(ip);
 	if (p) {
-		unsigned long resume = instruction_pointer(regs);
-
 		if (kprobe_running()) {
 			kprobe_hit_missed(p);
 		} else {
-			instruction_pointer_set(regs, ip + trap_ip_offset);
-			/* Not redirected: where the ftrace caller would go. */
-			if (!kprobe_ftrace_hit(p, regs))
-				instruction_pointer_set(regs, resume);
+			if (partial)
+				arch_kprobe_ftrace_regs_get(fregs, regs);
+			kprobe_ftrace_run(p, regs, ip + trap_ip_offset);
+			if (partial)
+				arch_kprobe_ftrace_regs_put(regs, fregs);
 		}
 	}
 	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * kprobe_ftrace_dispatch() - the body of kprobe_ftrace_handler()
+ * @ip: address of the ftrace call, the probe address
+ * @parent_ip: the probed function's return address
+ * @fregs: registers saved by the ftrace caller, a full pt_regs
+ *	(DYNAMIC_FTRACE_WITH_REGS)
+ * @trap_ip_offset: where, from @ip, a breakpoint on the call would report
+ *	the hit (x86: past the int3, 1; powerpc: at the trap, 0)
+ */
+static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
+						   unsigned long parent_ip,
+						   struct ftrace_regs *fregs,
+						   unsigned long trap_ip_offset)
+{
+	__kprobe_ftrace_dispatch(ip, parent_ip, fregs, trap_ip_offset, false);
+}
+
+/**
+ * kprobe_ftrace_dispatch_args() - kprobe_ftrace_handler() of a port on
+ *	DYNAMIC_FTRACE_WITH_ARGS (CONFIG_HAVE_KPROBES_ON_FTRACE_ARGS)
+ * @ip: address of the ftrace call, the probe address
+ * @parent_ip: the probed function's return address
+ * @fregs: registers saved by the ftrace caller, a struct ftrace_regs only
+ * @trap_ip_offset: as for kprobe_ftrace_dispatch() (arm64: at the BRK, 0)
+ *
+ * The handlers get a pt_regs filled by arch_kprobe_ftrace_regs_get(); what
+ * they leave in it goes back to @fregs through
+ * arch_kprobe_ftrace_regs_put(), so that the ftrace caller restores it and
+ * resumes where they chose.
+ */
+static __always_inline void kprobe_ftrace_dispatch_args(unsigned long ip,
+							unsigned long parent_ip,
+							struct ftrace_regs *fregs,
+							unsigned long trap_ip_offset)
+{
+	__kprobe_ftrace_dispatch(ip, parent_ip, fregs, trap_ip_offset, true);
 }
 
 #endif /* _ASM_GENERIC_KPROBES_FTRACE_H */

@@ -92,12 +92,16 @@
  * <asm-generic/kprobes-ftrace.h> (CONFIG_KPROBES_ON_FTRACE), included by
  *   the back-end's ftrace file: the hit of a probe armed through ftrace.
  *   Implements: kprobe_ftrace_handler(), as one call of
- *   kprobe_ftrace_dispatch() given where a breakpoint on the ftrace call
- *   would report the hit; kprobe_ftrace_hit() also serves a trampoline of
- *   the port's own (arch_kprobe_ftrace_trampoline(), x86-64).
- *   Still the port's: arch_prepare_kprobe_ftrace(); an ftrace that hands
- *   the callback a full pt_regs (DYNAMIC_FTRACE_WITH_REGS) and resumes at
- *   its instruction pointer.
+ *   kprobe_ftrace_dispatch() (an ftrace that hands the callback a full
+ *   pt_regs, DYNAMIC_FTRACE_WITH_REGS) or kprobe_ftrace_dispatch_args()
+ *   (a struct ftrace_regs only, DYNAMIC_FTRACE_WITH_ARGS: arm64) given
+ *   where a breakpoint on the ftrace call would report the hit;
+ *   kprobe_ftrace_hit() also serves a trampoline of the port's own
+ *   (arch_kprobe_ftrace_trampoline(), x86-64).
+ *   Still the port's: arch_prepare_kprobe_ftrace(); an ftrace caller that
+ *   resumes at the instruction pointer it saved; on WITH_ARGS,
+ *   arch_kprobe_ftrace_regs_get()/put() (section A) and
+ *   HAVE_KPROBES_ON_FTRACE_ARGS beside HAVE_KPROBES_ON_FTRACE.
  *
  * <asm-generic/kprobes-opt.h> (CONFIG_OPTPROBES), included by the
  *   back-end's optimizer file: kprobe_opt_hit(), the C half of a detour,
@@ -333,8 +337,42 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri,
  * at an ftrace call (locked); kprobe_ftrace_handler() is the callback of
  * the core's ftrace_ops (hit): it finds the site with kprobe_hit_find()
  * and runs it as a breakpoint hit would.
+ *
+ * Which registers the handlers see depends on the ftrace under the port.
+ * DYNAMIC_FTRACE_WITH_REGS (x86, powerpc, s390, loongarch, parisc): the
+ * core's ftrace_ops asks for FTRACE_OPS_FL_SAVE_REGS, and the handlers
+ * get the full pt_regs of the ftrace caller, every register real.
+ * DYNAMIC_FTRACE_WITH_ARGS (arm64; the port selects
+ * HAVE_KPROBES_ON_FTRACE_ARGS): the ops asks for nothing, and the caller
+ * saves only a struct ftrace_regs, the registers a function's entry may
+ * read and the few it needs to resume.  The handlers then get a pt_regs
+ * built on the callback's stack, which has real values only where the
+ * ftrace caller saved one: the argument registers, the frame pointer,
+ * the link register (the probed function's return address), the stack
+ * pointer and the pc; everything else reads as 0 (callee-saved
+ * registers, which the callback's own code may already have spilled,
+ * and the scratch registers the caller uses); the interrupt state is the
+ * probed context's, which ftrace does not change.  After the handlers,
+ * the registers the ftrace caller restores from ftrace_regs go back
+ * there: a pre handler may redirect execution through the pc (as with a
+ * breakpoint probe; fail_function, bpf_override_return), divert the
+ * return through the link register (a kretprobe's entry) and change the
+ * arguments.  Writes to any other register, the stack pointer included,
+ * are lost.  Each port says which are which at its two hooks:
+ *
+ * arch_kprobe_ftrace_regs_get() (arch, WITH_ARGS ports; hit) fills all of
+ * @regs from @fregs as above; arch_kprobe_ftrace_regs_put() (same) copies
+ * what the ftrace caller restores from @regs back to @fregs, the pc (the
+ * resume address: as the caller passed it unless a handler redirected
+ * execution) included.  Called once per hit that runs handlers, from
+ * <asm-generic/kprobes-ftrace.h>; defined in the port's ftrace file,
+ * where the compiler may inline them into the callback, and NOKPROBE.
  */
 int arch_prepare_kprobe_ftrace(struct kprobe_hit_site *p);
+void arch_kprobe_ftrace_regs_get(struct ftrace_regs *fregs,
+				 struct pt_regs *regs);
+void arch_kprobe_ftrace_regs_put(const struct pt_regs *regs,
+				 struct ftrace_regs *fregs);
 /*
  * Weak, default 0: a trampoline of the architecture's own for the core's
  * ftrace_ops (locked).  ftrace calls it straight from the fentry call of

@@ -42,9 +42,16 @@
  * architecture has one, is set before the first registration and never
  * changes.
  */
+/*
+ * SAVE_REGS only where the callback reads a full pt_regs: on
+ * DYNAMIC_FTRACE_WITH_ARGS (HAVE_KPROBES_ON_FTRACE_ARGS) ftrace has none
+ * and would refuse the flag; the callback builds its pt_regs from
+ * ftrace_regs (<linux/kprobes_arch.h>).
+ */
 static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 	.func	= kprobe_ftrace_handler,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS,
+	.flags	= IS_ENABLED(CONFIG_HAVE_KPROBES_ON_FTRACE_ARGS) ?
+		  0 : FTRACE_OPS_FL_SAVE_REGS,
 };
 
 static unsigned int kprobe_ftrace_users;

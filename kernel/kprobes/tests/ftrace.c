@@ -12,6 +12,7 @@
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
+#include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 
 #include "kprobes_kunit.h"
@@ -21,7 +22,8 @@
 
 /**
  * struct kpft_ops - an ftrace_ops on a kpkt target, counting its calls
- * @ops: the ops; SAVE_REGS, plus IPMODIFY when @to is set
+ * @ops: the ops; SAVE_REGS where ftrace has them, plus IPMODIFY when @to
+ *	is set
  * @to: if set, every call of the target goes there instead
  * @hits: callback calls
  */
@@ -39,9 +41,16 @@ static notrace void kpft_ops_func(unsigned long ip, unsigned long parent_ip,
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
 	atomic_inc(&o->hits);
-	/* SAVE_REGS: regs, also where ftrace_regs cannot set ip (i386). */
-	if (o->to && regs)
+	if (!o->to)
+		return;
+	/*
+	 * SAVE_REGS: regs, also where ftrace_regs cannot set ip (i386); on
+	 * DYNAMIC_FTRACE_WITH_ARGS alone (arm64) there are none.
+	 */
+	if (regs)
 		instruction_pointer_set(regs, o->to);
+	else
+		ftrace_regs_set_instruction_pointer(fregs, o->to);
 }
 
 static void kpft_ops_release(void *data)
@@ -61,7 +70,9 @@ static struct kpft_ops *kpft_ops_add(struct kunit *test, kpkt_fn_t fn,
 
 	KUNIT_ASSERT_NOT_NULL(test, o);
 	o->ops.func = kpft_ops_func;
-	o->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	/* Without DYNAMIC_FTRACE_WITH_REGS (arm64) ftrace_regs only. */
+	o->ops.flags = FTRACE_OPS_FL_SAVE_REGS |
+		       FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED;
 	if (to) {
 		o->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
 		o->to = (unsigned long)to;
@@ -233,7 +244,179 @@ static void probe_then_ipmodify_ops(struct kunit *test)
 	kpft_with_ipmodify(test, false);
 }
 
+/*
+ * Calls kpkt_arith(@x) and does something with the result afterwards, so
+ * that the call is not a tail call: the target returns here, and the
+ * return address its entry sees is inside this function.
+ */
+static noinline long kpft_caller(long x)
+{
+	long r = kpkt_call(kpkt_arith, x);
+
+	OPTIMIZER_HIDE_VAR(r);
+	return r;
+}
+
+/* Is @addr inside kpft_caller()?  (%ps adds " [module]" in a module.) */
+static bool kpft_in_caller(unsigned long addr)
+{
+	char name[KSYM_SYMBOL_LEN];
+
+	snprintf(name, sizeof(name), "%ps", (void *)addr);
+	return !strncmp(name, "kpft_caller", strlen("kpft_caller")) &&
+	       (!name[strlen("kpft_caller")] ||
+		name[strlen("kpft_caller")] == ' ');
+}
+
+/**
+ * struct kpft_regs - a probe that keeps the registers its handlers saw
+ * @kp: the probe
+ * @pre: the pre handler's registers
+ * @post: the post handler's registers
+ * @hits: pre handler calls
+ */
+struct kpft_regs {
+	struct kprobe kp;
+	struct pt_regs pre;
+	struct pt_regs post;
+	atomic_t hits;
+};
+
+static int kpft_regs_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpft_regs *r = container_of(p, struct kpft_regs, kp);
+
+	r->pre = *regs;
+	atomic_inc(&r->hits);
+	return 0;
+}
+
+static void kpft_regs_post(struct kprobe *p, struct pt_regs *regs,
+			   unsigned long flags)
+{
+	struct kpft_regs *r = container_of(p, struct kpft_regs, kp);
+
+	r->post = *regs;
+}
+
+/*
+ * What the handlers of a probe armed through ftrace see, on every
+ * architecture: the instruction pointer where a breakpoint on the ftrace
+ * call reports a hit (at it, or just past an x86 int3) before the call,
+ * just past the call in the post handler, the first argument, a kernel
+ * context and a stack pointer on this task's stack.  Where the
+ * architecture says how (kpkt_arch_ret_addr()), the return address is
+ * the caller's; kpkt_arch_ftrace_regs() checks the rest (arm64: the
+ * registers a struct ftrace_regs does not hold read as 0).
+ */
+static void registers_at_ftrace_hit(struct kunit *test)
+{
+	struct kpft_regs *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	long want = kpkt_call(kpkt_arith, kpkt_args[1]);
+	unsigned long addr, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->kp.symbol_name = "kpkt_arith";
+	r->kp.pre_handler = kpft_regs_pre;
+	r->kp.post_handler = kpft_regs_post;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &r->kp), 0);
+	KUNIT_ASSERT_TRUE(test, kprobe_ftrace(&r->kp));
+	addr = (unsigned long)r->kp.addr;
+
+	KUNIT_EXPECT_EQ(test, kpft_caller(kpkt_args[1]), want);
+	kpkt_unregister(test, &r->kp);
+	KUNIT_ASSERT_EQ(test, atomic_read(&r->hits), 1);
+
+	KUNIT_EXPECT_GE(test, instruction_pointer(&r->pre), addr);
+	KUNIT_EXPECT_LT(test, instruction_pointer(&r->pre),
+			addr + MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, instruction_pointer(&r->post),
+			addr + MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, (long)regs_get_kernel_argument(&r->pre, 0),
+			kpkt_args[1]);
+	KUNIT_EXPECT_FALSE(test, user_mode(&r->pre));
+	KUNIT_EXPECT_TRUE(test, object_is_on_stack((void *)
+					kernel_stack_pointer(&r->pre)));
+	ret = kpkt_arch_ret_addr(&r->pre);
+	if (ret)
+		KUNIT_EXPECT_TRUE_MSG(test, kpft_in_caller(ret),
+				      "return address %pS", (void *)ret);
+	kpkt_arch_ftrace_regs(test, &r->pre);
+}
+
+/**
+ * struct kpft_ret - a kretprobe whose entry is an ftrace site
+ * @rp: the kretprobe
+ * @entries: entry handler calls
+ * @returns: return handler calls
+ * @retval: the last return value
+ * @ret_ip: the instruction pointer of the last return handler call
+ */
+struct kpft_ret {
+	struct kretprobe rp;
+	atomic_t entries;
+	atomic_t returns;
+	long retval;
+	unsigned long ret_ip;
+};
+
+static int kpft_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpft_ret *k = container_of(get_kretprobe(ri), struct kpft_ret,
+					  rp);
+
+	atomic_inc(&k->entries);
+	return 0;
+}
+
+static int kpft_ret_handler(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct kpft_ret *k = container_of(get_kretprobe(ri), struct kpft_ret,
+					  rp);
+
+	k->retval = regs_return_value(regs);
+	k->ret_ip = instruction_pointer(regs);
+	atomic_inc(&k->returns);
+	return 0;
+}
+
+/*
+ * A kretprobe on kpkt_arith: its entry is the ftrace site, and the return
+ * is diverted there (arm64: through the link register the ftrace caller
+ * restores).  Every call returns to its caller with its own result, and
+ * the return handler sees both.
+ */
+static void kretprobe_entry_on_ftrace(struct kunit *test)
+{
+	struct kpft_ret *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	long want = kpkt_call(kpkt_arith, kpkt_args[2]);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->rp.kp.symbol_name = "kpkt_arith";
+	k->rp.entry_handler = kpft_ret_entry;
+	k->rp.handler = kpft_ret_handler;
+	k->rp.maxactive = 4;
+	ret = register_kretprobe(&k->rp);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			kpkt_unregister_ret_action, &k->rp), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, kprobe_ftrace(&k->rp.kp),
+			      "%pS is not probed through ftrace", k->rp.kp.addr);
+
+	KUNIT_EXPECT_EQ(test, kpft_caller(kpkt_args[2]), want);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k->returns), 1);
+	KUNIT_EXPECT_EQ(test, k->retval, want);
+	KUNIT_EXPECT_TRUE_MSG(test, kpft_in_caller(k->ret_ip),
+			      "returned to %pS", (void *)k->ret_ip);
+	KUNIT_EXPECT_EQ(test, k->rp.nmissed, 0);
+}
+
 static struct kunit_case kprobes_ftrace_cases[] = {
+	KUNIT_CASE(registers_at_ftrace_hit),
+	KUNIT_CASE(kretprobe_entry_on_ftrace),
 	KUNIT_CASE(fentry_call_reaches_trampoline),
 	KUNIT_CASE(ftrace_ops_then_probe),
 	KUNIT_CASE(probe_then_ftrace_ops),

@@ -375,6 +375,17 @@ int __weak kpkt_arch_mid_insn_err(void)
 	return -EILSEQ;
 }
 
+/* See kprobes_kunit.h; arm64 overrides both. */
+unsigned long __weak kpkt_arch_ret_addr(const struct pt_regs *regs)
+{
+	return 0;
+}
+
+void __weak kpkt_arch_ftrace_regs(struct kunit *test,
+				  const struct pt_regs *regs)
+{
+}
+
 /*
  * Walk @fn from its first byte, one instruction at a time as the
  * architecture measures them.  The entry sequence (kpkt_arch_entry_end())

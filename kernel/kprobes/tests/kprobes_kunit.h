@@ -215,6 +215,15 @@ void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn);
  * kpkt_arch_mid_insn_err() - what registering a probe inside an
  * instruction returns: -EILSEQ (a weak default in helpers.c),
  * -EINVAL where upstream has always answered so (s390).
+ *
+ * kpkt_arch_ret_addr() - the return address in @regs at a function's
+ * entry (before its prologue), or 0 where the suites do not know it (a
+ * weak default in helpers.c; arm64: the link register).
+ *
+ * kpkt_arch_ftrace_regs() - check what the architecture promises of the
+ * registers a handler of a probe armed through ftrace sees, @regs in its
+ * pre handler (weak default: nothing more than the generic checks; arm64:
+ * the registers ftrace_regs does not hold read as 0).
  */
 unsigned long kpkt_arch_entry_end(unsigned long start);
 int kpkt_arch_insn(unsigned long addr, bool *ret, bool *pad);
@@ -222,5 +231,7 @@ extern const char *const kpkt_arch_refused[];
 void kpkt_arch_set_arg0(struct pt_regs *regs, unsigned long v);
 unsigned long kpkt_arch_user_text(void);
 int kpkt_arch_mid_insn_err(void);
+unsigned long kpkt_arch_ret_addr(const struct pt_regs *regs);
+void kpkt_arch_ftrace_regs(struct kunit *test, const struct pt_regs *regs);
 
 #endif /* _KPROBES_KUNIT_H */

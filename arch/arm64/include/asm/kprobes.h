@@ -18,7 +18,10 @@
  * read the pc (branches, adr/adrp, literal loads) are simulated in C by
  * the simulator arm64's uprobes share (simulate-insn.c); those that only
  * work in place (exception generation and return, system registers,
- * exclusives) are refused.  The code is in arch/arm64/kernel/probes/.
+ * exclusives) are refused.  A probe on a function's ftrace call site is
+ * no BRK: ftrace calls the core's ftrace_ops there (KPROBES_ON_FTRACE,
+ * on DYNAMIC_FTRACE_WITH_ARGS: see ftrace.c).  The code is in
+ * arch/arm64/kernel/probes/.
  */
 #ifndef _ASM_ARM64_KPROBES_H
 #define _ASM_ARM64_KPROBES_H
@@ -88,8 +91,8 @@ struct kprobe;
 
 /*
  * bpf_get_func_ip() of an entry probe: the function's address, not the
- * probe's, which sits after ftrace's patchable entry
- * (arch_adjust_kprobe_addr()).
+ * probe's, which sits on ftrace's call site (KPROBES_ON_FTRACE) or after
+ * it (arch_adjust_kprobe_addr()).
  */
 unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p);
 #define arch_kprobe_entry_func_ip arch_kprobe_entry_func_ip

@@ -13,6 +13,8 @@
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  *   opt.c + opt_detour.S   jump optimization: the detours and their area
  *   arm64-kprobes-asm.h    pt_regs built by the two assembly files
+ *   ftrace.c     probes on ftrace call sites (KPROBES_ON_FTRACE): the
+ *                callback and the pt_regs it builds from ftrace_regs
  *
  * The instruction decoder and simulator (decode-insn.c, simulate-insn.c)
  * are arm64's, shared with uprobes; kprobes adds what only kernel text

@@ -522,10 +522,14 @@ void arch_remove_kprobe(struct kprobe_hit_site *p)
 /*
  * With DYNAMIC_FTRACE_WITH_ARGS a traceable function opens with ftrace's
  * two patchable instructions ("mov x9, x30" and the NOP that becomes
- * "bl ftrace_caller"; a "bti c" may come first).  The ftrace record is
- * the second: the body starts one instruction after it.
+ * "bl ftrace_caller"; a "bti c" may come first, and with CALL_OPS the
+ * ops literal sits before the function's address).  The ftrace record is
+ * the BL.  Where the function-entry probe of @func goes, as an offset:
+ * with KPROBES_ON_FTRACE the BL itself, a probe armed through ftrace
+ * (ftrace.c); without, the first instruction after it.  0 for a function
+ * without that entry.
  */
-static unsigned long kprobe_ftrace_entry_end(unsigned long func)
+static unsigned long kprobe_entry_offset(unsigned long func)
 {
 	unsigned long site;
 
@@ -534,7 +538,9 @@ static unsigned long kprobe_ftrace_entry_end(unsigned long func)
 	site = ftrace_location(func);
 	if (!site || site - func > 2 * AARCH64_INSN_SIZE)
 		return 0;
-	return site + MCOUNT_INSN_SIZE;
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		site += MCOUNT_INSN_SIZE;
+	return site - func;
 }
 
 /**
@@ -543,11 +549,14 @@ static unsigned long kprobe_ftrace_entry_end(unsigned long func)
  * @offset: the requested offset
  * @on_func_entry: set if the probe is at the function's entry
  *
- * ftrace's call site belongs to ftrace (this port has no
- * KPROBES_ON_FTRACE), so the entry probe goes on the first instruction
- * after it, where every argument register, sp and lr are still as the
- * caller left them (ftrace_caller restores them; only x9 carries lr
- * through it).  Offset 0 and that offset both mean "entry".
+ * The entry of a traceable function is ftrace's call site
+ * (kprobe_entry_offset()).  With KPROBES_ON_FTRACE the entry probe is
+ * that site, and ftrace runs it; without, ftrace's call site belongs to
+ * ftrace and the entry probe goes on the first instruction after it,
+ * where every argument register, sp and lr are still as the caller left
+ * them (ftrace_caller restores them; only x9 carries lr through it).
+ * Offset 0 and that offset both mean "entry": "mov x9, x30" before the
+ * BL is never probed for the entry.
  *
  * Return: the address to probe.
  */
@@ -555,8 +564,7 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 unsigned long offset,
 					 bool *on_func_entry)
 {
-	unsigned long end = kprobe_ftrace_entry_end(addr);
-	unsigned long entry = end ? end - addr : 0;
+	unsigned long entry = kprobe_entry_offset(addr);
 
 	*on_func_entry = !offset || offset == entry;
 	if (*on_func_entry)
@@ -570,11 +578,11 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
  *
  * What bpf_get_func_ip() returns in a kprobe or kretprobe program: the
  * traced function's address, as in /proc/kallsyms, although the probe
- * may sit past ftrace's entry (see arch_adjust_kprobe_addr()).  kallsyms
- * takes no lock, so this works in the BRK handler.
+ * sits inside ftrace's entry or past it (see arch_adjust_kprobe_addr()).
+ * kallsyms takes no lock, so this works in the hit path.
  *
- * Return: the function's address, or @p's address if it is not past an
- * ftrace entry.
+ * Return: the function's address, or @p's address if it is not in or
+ * past an ftrace entry.
  */
 unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p)
 {
@@ -583,7 +591,7 @@ unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p)
 
 	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) &&
 	    kallsyms_lookup_size_offset(addr, &size, &offset) && offset &&
-	    kprobe_ftrace_entry_end(addr - offset) == addr)
+	    kprobe_entry_offset(addr - offset) == offset)
 		return addr - offset;
 	return addr;
 }

@@ -400,8 +400,9 @@ static void kretprobe_entry_on_ftrace(struct kunit *test)
 	k->rp.maxactive = 4;
 	ret = register_kretprobe(&k->rp);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			kpkt_unregister_ret_action, &k->rp), 0);
+	ret = kunit_add_action_or_reset(test, kpkt_unregister_ret_action,
+					&k->rp);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_EXPECT_TRUE_MSG(test, kprobe_ftrace(&k->rp.kp),
 			      "%pS is not probed through ftrace", k->rp.kp.addr);
 

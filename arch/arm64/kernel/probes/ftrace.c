@@ -89,7 +89,7 @@ void arch_kprobe_ftrace_regs_put(const struct pt_regs *regs,
 	memcpy(afregs->regs, regs->regs, sizeof(afregs->regs));
 	afregs->fp = regs->regs[29];
 	afregs->lr = regs->regs[30];
-	afregs->pc = instruction_pointer(regs);
+	afregs->pc = regs->pc;
 }
 
 NOKPROBE_SYMBOL(arch_kprobe_ftrace_regs_put);

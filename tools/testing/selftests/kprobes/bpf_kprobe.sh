@@ -133,11 +133,21 @@ notrace_refused()
 
 # ftrace_site_at ADDR NAME - is function NAME at ADDR traceable (an ftrace
 # site)?  Its name in available_filter_functions may be an alias
-# (__do_sys_getpid).
+# (__do_sys_getpid).  available_filter_functions_addrs lists the call
+# sites, which are not at the function's address everywhere: arm64's is
+# its patchable entry's second instruction (the third after "bti c").
 ftrace_site_at()
 {
 	if [ -r "$TRACEFS/available_filter_functions_addrs" ]; then
-		grep -q "^$1 " "$TRACEFS/available_filter_functions_addrs"
+		fsa_re="^$1 "
+		if [ "$(uname -m)" = aarch64 ]; then
+			# The low 32 bits only: no 64-bit unsigned shell arithmetic.
+			fsa_hi=${1%????????}
+			fsa_lo=$((0x${1#"$fsa_hi"}))
+			fsa_re=$(printf '^(%s%08x|%s%08x) ' "$fsa_hi" $((fsa_lo + 4)) \
+				"$fsa_hi" $((fsa_lo + 8)))
+		fi
+		grep -qE "$fsa_re" "$TRACEFS/available_filter_functions_addrs"
 	else
 		grep -qx "$2" "$TRACEFS/available_filter_functions" 2>/dev/null
 	fi

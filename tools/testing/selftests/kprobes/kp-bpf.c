@@ -381,10 +381,15 @@ static uint64_t kallsyms_addr(const char *func)
 	return found;
 }
 
-/* Print the lines of the kprobe list for the probes at ADDR. */
-static void print_list(uint64_t addr)
+/*
+ * Print the lines of the kprobe list for the probes on FUNC ("ADDR  k
+ * FUNC+0x4 ..."): by name, since an entry probe is not at FUNC's address
+ * everywhere (arm64: on its ftrace call, the second instruction).
+ */
+static void print_list(const char *func)
 {
-	char line[512], *end;
+	char line[512], *sym;
+	size_t len = strlen(func);
 	int n = 0;
 	FILE *f = fopen(KPROBE_LIST, "r");
 
@@ -392,17 +397,19 @@ static void print_list(uint64_t addr)
 		printf("# %s: %s\n", KPROBE_LIST, strerror(errno));
 		return;
 	}
-	/* The address is printed with the kernel's pointer width: 8 or 16. */
 	while (fgets(line, sizeof(line), f)) {
-		if (strtoull(line, &end, 16) != addr || end == line || *end != ' ')
+		sym = strstr(line, "  ");
+		if (!sym || (strncmp(sym, "  k  ", 5) && strncmp(sym, "  r  ", 5)))
+			continue;
+		sym += 5;
+		if (strncmp(sym, func, len) || sym[len] != '+')
 			continue;
 		printf("# list: %s", line);
 		n++;
 	}
 	fclose(f);
 	if (!n)
-		printf("# no probe at %#llx in %s\n", (unsigned long long)addr,
-		       KPROBE_LIST);
+		printf("# no probe on %s in %s\n", func, KPROBE_LIST);
 }
 
 /* Write VALUE to FILE, or call getpid() LOOPS times without a FILE. */
@@ -443,7 +450,7 @@ static void check_func_ip(int type, uint64_t config, const char *kind,
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ok = trigger(file, value) == 0;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	print_list(addr);
+	print_list(func);
 	close(fd);
 
 	snprintf(what, sizeof(what),

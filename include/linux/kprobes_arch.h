@@ -157,7 +157,8 @@
  * 4. arch/<arch>/Kconfig selects HAVE_KPROBES and
  *    HAVE_KPROBES_ARCH_CONTRACT, without which KPROBES cannot be enabled;
  *    then, for what the port supports, HAVE_KRETPROBES with
- *    HAVE_KRETPROBE_INSTANCE_POOL, HAVE_KPROBES_ON_FTRACE and
+ *    HAVE_KRETPROBE_INSTANCE_POOL, HAVE_KPROBES_ON_FTRACE (and
+ *    HAVE_KPROBES_ON_FTRACE_ARGS if its ftrace saves no pt_regs) and
  *    HAVE_OPTPROBES (all in arch/Kconfig; this tree changes the Kconfig
  *    files it does not carry with patches/).
  * 5. kernel/kprobes/tests/arch_<arch>.c: what the KUnit suites must know

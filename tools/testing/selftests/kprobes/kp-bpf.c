@@ -382,14 +382,17 @@ static uint64_t kallsyms_addr(const char *func)
 }
 
 /*
- * Print the lines of the kprobe list for the probes on FUNC ("ADDR  k
- * FUNC+0x4 ..."): by name, since an entry probe is not at FUNC's address
- * everywhere (arm64: on its ftrace call, the second instruction).
+ * Print the lines of the kprobe list for the entry probes of the function
+ * at ADDR: at ADDR or up to two instructions past it, since an entry
+ * probe is not at the function's address everywhere (x86 with IBT: past
+ * the ENDBR; arm64: on its ftrace call, the BL at +4, or +8 after a
+ * "bti c", or past it).  By address, not by name: the list may name an
+ * alias (__do_sys_getpid for __x64_sys_getpid).
  */
-static void print_list(const char *func)
+static void print_list(uint64_t addr)
 {
-	char line[512], *sym;
-	size_t len = strlen(func);
+	char line[512], *end;
+	uint64_t at;
 	int n = 0;
 	FILE *f = fopen(KPROBE_LIST, "r");
 
@@ -397,19 +400,18 @@ static void print_list(const char *func)
 		printf("# %s: %s\n", KPROBE_LIST, strerror(errno));
 		return;
 	}
+	/* The address is printed with the kernel's pointer width: 8 or 16. */
 	while (fgets(line, sizeof(line), f)) {
-		sym = strstr(line, "  ");
-		if (!sym || (strncmp(sym, "  k  ", 5) && strncmp(sym, "  r  ", 5)))
-			continue;
-		sym += 5;
-		if (strncmp(sym, func, len) || sym[len] != '+')
+		at = strtoull(line, &end, 16);
+		if (end == line || *end != ' ' || at < addr || at > addr + 8)
 			continue;
 		printf("# list: %s", line);
 		n++;
 	}
 	fclose(f);
 	if (!n)
-		printf("# no probe on %s in %s\n", func, KPROBE_LIST);
+		printf("# no probe at %#llx in %s\n", (unsigned long long)addr,
+		       KPROBE_LIST);
 }
 
 /* Write VALUE to FILE, or call getpid() LOOPS times without a FILE. */
@@ -450,7 +452,7 @@ static void check_func_ip(int type, uint64_t config, const char *kind,
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ok = trigger(file, value) == 0;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	print_list(func);
+	print_list(addr);
 	close(fd);
 
 	snprintf(what, sizeof(what),

@@ -136,8 +136,9 @@
  * arch_arm_kprobe(), arch_disarm_kprobe() (or has them defined by
  * <asm-generic/kprobes-slot.h>), arch_remove_kprobe(),
  * arch_init_kprobes(), its trap handlers, kprobe_exceptions_notify() if a
- * die event is its way into them, and, with kretprobes, arch_prepare_kretprobe() and the return trampoline,
- * which calls kretprobe_trampoline_handler().
+ * die event is its way into them, and, with kretprobes,
+ * arch_prepare_kretprobe() and the return trampoline, which calls
+ * kretprobe_trampoline_handler().
  *
  * Checklist for a new port, in order
  * ----------------------------------

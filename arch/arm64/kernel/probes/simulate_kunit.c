@@ -21,6 +21,7 @@
 #include <asm/ptrace.h>
 
 #include "kprobes_kunit.h"
+#include "simulate_kunit.h"
 
 /*
  * The probe offset of the targets (simulate_kunit_targets.S): arm64's
@@ -28,21 +29,6 @@
  */
 #define KPAS_OFF	AARCH64_INSN_SIZE
 
-long kpas_mov(long x);
-long kpas_mov_w(long x);
-long kpas_mov_zr(long x);
-long kpas_movz(long x);
-long kpas_movn_w(long x);
-long kpas_movk(long x);
-long kpas_movk_w(long x);
-long kpas_add(long x);
-long kpas_add_sh(long x);
-long kpas_sub_w(long x);
-long kpas_add_sp(long x);
-long kpas_nop(long x);
-long kpas_sub_sp(long x);
-long kpas_adds(long x);
-long kpas_str(long x);
 
 /* What a target returns for x: written out, not asked of the CPU. */
 enum kpas_result {
@@ -117,7 +103,7 @@ static long kpas_want(const struct kpas_target *t, long x)
 }
 
 static const long kpas_args[] = {
-	0, 1, -1, 0x0123456789abcdefL, (long)0x80000000fffffff0UL,
+	0, 1, -1, 0x0123456789abcdefL, -0x7fffffff00000010L,
 };
 
 /* Is the site at @addr simulated (one exception per hit)? */

@@ -105,9 +105,13 @@
  *
  * <asm-generic/kprobes-opt.h> (CONFIG_OPTPROBES), included by the
  *   back-end's optimizer file: kprobe_opt_hit(), the C half of a detour,
- *   which runs the handlers by the rules of a breakpoint hit.
+ *   which runs the handlers by the rules of a breakpoint hit; for a port
+ *   whose jump replaces exactly the probed instruction (arm64, arm),
+ *   kprobe_opt_set_single() fills the record; for a port whose detours
+ *   live in an area of its kernel text that one branch reaches (arm64,
+ *   arm), kprobe_opt_area_page_get()/put() hand out its pages.
  *   Implements: no hook; the port's detour calls a function of its own
- *   (x86, powerpc: arch_optprobe_handler()) that calls it.
+ *   (x86, powerpc, arm64, arm: arch_optprobe_handler()) that calls it.
  *   Still the port's: the detour template (pt_regs as a breakpoint at the
  *   probe shows them, the copy of the region, the jump back),
  *   arch_optprobe_prepare() with every check of the region,

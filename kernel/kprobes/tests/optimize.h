@@ -113,6 +113,16 @@ long kpopt_a64_bti(long x);
 long kpopt_a64_extable(long x);
 long kpopt_a64_pan(long x);
 
+/* 32-bit ARM's targets (optimize_arm_targets.S, optimize_arm.c). */
+long kpopt_arm_good(long x);
+long kpopt_arm_ipsp(long x);
+long kpopt_arm_push(long x);
+long kpopt_arm_branch(long x);
+long kpopt_arm_literal(long x);
+long kpopt_arm_stm_pc(long x);
+long kpopt_arm_extable(long x);
+long kpopt_arm_dacr(long x);
+
 /*
  * The architecture's description, from optimize_<arch>.c; a weak default
  * in optimize.c returns NULL, and the suite skips.

@@ -20,7 +20,14 @@
 # implementations unevenly.  BENCH_CONFIG=debug measures the test
 # configuration itself (flavour dirs ours/, baseline/; on x86-64 that
 # kernel boots with preemption none and kmemleak off).  PREEMPT=1 and
-# DEBUG=1 are ignored.  The report of each is $BUILD/bench-<config>.csv.
+# DEBUG=1 are ignored.  The report of each is
+# $BUILD/bench-<arch>-<config>.csv (x86-64: bench-<config>.csv), so that
+# the architectures do not overwrite each other's.
+#
+# KP_TREE_NAME=NAME puts the two flavours in trees of their own,
+# $BUILD/baseline-NAME and $BUILD/ours-NAME, instead of the shared
+# baseline<arch suffix><config> and ours<...> (one name for both would
+# build them in one tree).
 #
 # The benchmark reports, it does not judge: the exit status is 0 when both
 # boots produced numbers, whatever the ratios.
@@ -62,6 +69,11 @@ export TIMEOUT=${TIMEOUT:-1800}
 # kunit.enable=0: the boot-time KUnit suites are make check's business.
 GUEST_ARGS="tsc=reliable kunit.enable=0 kpbench.iters=$ITERS kpbench.reps=$REPS kpbench.mass_max=$MASS"
 
+# The flavour directories: <flavour>$tsuffix.
+tsuffix=$KP_ARCH_SUFFIX$KP_CONFIG
+[ -n "${KP_TREE_NAME:-}" ] && tsuffix=-$KP_TREE_NAME
+name=${KP_ARCH_SUFFIX:+${KP_ARCH_SUFFIX#-}-}$BENCH_CONFIG
+
 status=0
 for flavour in $FLAVOURS; do
 	case $flavour in
@@ -69,7 +81,8 @@ for flavour in $FLAVOURS; do
 	ours)		bl= ;;
 	*)		die "unknown flavour '$flavour' in BENCH_FLAVOURS" ;;
 	esac
-	dir=$BUILD/$flavour$KP_ARCH_SUFFIX$KP_CONFIG
+	dir=$BUILD/$flavour$tsuffix
+	[ -n "${KP_TREE_NAME:-}" ] && export KP_TREE_NAME=$flavour$tsuffix
 	rm -f "$dir/bench-console.log" "$dir/bench-boot.result"
 	if [ "${BENCH_NO_BUILD:-}" != 1 ]; then
 		for step in prepare config build mkinitramfs; do
@@ -90,6 +103,6 @@ for flavour in $FLAVOURS; do
 	fi
 done
 
-"$KP_TOOLS/bench.py" "$BUILD" "$KP_ARCH_SUFFIX$KP_CONFIG" "$BENCH_CONFIG" ||
+"$KP_TOOLS/bench.py" "$BUILD" "$tsuffix" "$name" ||
 	status=1
 exit "$status"

@@ -83,6 +83,17 @@ struct arch_specific_insn {
 };
 
 /*
+ * Jump optimization (ARM-mode kernels; opt.c, opt_detour.S): an optimized
+ * probe has "b detour" in place of its UDF, one word for the probed
+ * instruction, which the detour runs from a copy (KPROBE_OPTSLOT_BYTES:
+ * the layout is in opt_detour.S).  B reaches +/- 32 MiB, so detours live
+ * in an area of the kernel image (kprobe_opt_area).
+ */
+#define KPROBE_OPT_PATCH_MAX	4
+#define KPROBE_OPT_REGION_MAX	4
+#define KPROBE_OPTSLOT_BYTES	48
+
+/*
  * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s, drawn
  * there.  On ARM a hit is the probe's UDF; a simulated instruction is
  * computed in the trap (moves (2), (4)), a stepped one runs from its slot,

@@ -771,6 +771,7 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
  * The core refuses entry, irqentry and noinstr text and whatever
  * NOKPROBE_SYMBOL()/NOKPROBE() mark (do_undefinstr() among them).  ARM
  * adds its identity-mapped text (run with the MMU off or being switched),
+ * the detour area of optimized probes,
  * __switch_to(), whose entry and return different tasks see, and
  * arch_cpu_idle(), which default_idle_call() runs with RCU not watching
  * (ARM does not put it in the cpuidle text): a hit there takes the undef
@@ -786,6 +787,10 @@ int arch_populate_kprobe_blacklist(void)
 
 	if (start != end)
 		ret = kprobe_add_area_blacklist(start, end);
+	/* The detours of optimized probes (opt_detour.S). */
+	if (!ret && IS_ENABLED(CONFIG_OPTPROBES))
+		ret = kprobe_add_area_blacklist((unsigned long)kprobe_opt_area,
+						(unsigned long)kprobe_opt_area_end);
 	if (ret)
 		return ret;
 	ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);

@@ -140,9 +140,6 @@ NOKPROBE_SYMBOL(arch_optprobe_handler);
  * ---------------------------------------------------------------------
  */
 
-#define KPROBE_OPT_AREA_PAGES \
-	((kprobe_opt_area_end - kprobe_opt_area) * AARCH64_INSN_SIZE / PAGE_SIZE)
-
 /* One bit per page of the area (8 at most): handed out.  Atomic bitops. */
 static unsigned long kprobe_opt_area_map;
 
@@ -154,15 +151,9 @@ static unsigned long kprobe_opt_area_map;
  */
 void *arch_kprobe_optslot_page_alloc(void)
 {
-	unsigned int i;
-
 	BUILD_BUG_ON(KPROBE_OPTSLOT_BYTES % 16);
-	if (WARN_ON_ONCE(KPROBE_OPT_AREA_PAGES > BITS_PER_LONG))
-		return NULL;
-	for (i = 0; i < KPROBE_OPT_AREA_PAGES; i++)
-		if (!test_and_set_bit_lock(i, &kprobe_opt_area_map))
-			return (void *)kprobe_opt_area + i * PAGE_SIZE;
-	return NULL;
+	return kprobe_opt_area_page_get(kprobe_opt_area, kprobe_opt_area_end,
+					&kprobe_opt_area_map);
 }
 
 /**
@@ -175,8 +166,7 @@ void *arch_kprobe_optslot_page_alloc(void)
 void arch_kprobe_optslot_page_free(void *page)
 {
 	WARN_ON_ONCE(!aarch64_insn_set(page, BREAKPOINT_INSTRUCTION, PAGE_SIZE));
-	clear_bit_unlock((page - (void *)kprobe_opt_area) / PAGE_SIZE,
-			 &kprobe_opt_area_map);
+	kprobe_opt_area_page_put(kprobe_opt_area, page, &kprobe_opt_area_map);
 }
 
 /* ---------------------------------------------------------------------
@@ -347,13 +337,9 @@ int arch_optprobe_prepare(struct kprobe_opt_insn *oi, const char **why)
 		return ret;
 	}
 
-	oi->buf = buf;
-	oi->copy = (unsigned long)&buf[KPROBE_OPT_COPY];
-	oi->len = AARCH64_INSN_SIZE;
-	oi->single = true;
-	oi->patch_len = AARCH64_INSN_SIZE;
 	orig = cpu_to_le32(oi->probe->opcode);
-	memcpy(oi->orig, &orig, sizeof(orig));
+	kprobe_opt_set_single(oi, buf, &buf[KPROBE_OPT_COPY], &orig,
+			      AARCH64_INSN_SIZE);
 	return 0;
 }
 

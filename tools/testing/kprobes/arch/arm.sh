@@ -78,7 +78,6 @@ BOOT_TIMEOUT=1500
 # costs 10 - 30 s under TCG).
 FTRACE_SKIP_GENERIC=1
 FTRACE_SKIP='
-kprobe/kprobe_opt_types.tc|no optimized probes here (arm: not yet), the case knows x86 only
 dynevent/add_remove_fprobe.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_args_vfs.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
 dynevent/fprobe_entry_arg.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
@@ -95,10 +94,3 @@ GATE_DEFCONFIG=multi_v7_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS OPTPROBES'
-# Upstream replaces a probed instruction by a branch to a detour on
-# ARM-mode kernels (OPTPROBES); ours traps on every hit.  That is a speed-up
-# only: upstream optimizes a probe after registering it as a trap, and what
-# the probe sees and does is the same either way.
-GATE_LOST='
-OPTPROBES|no jump optimization of ours on arm yet (a speed-up: the same probes work through the trap)
-'

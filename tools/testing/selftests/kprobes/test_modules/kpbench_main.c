@@ -234,8 +234,8 @@ static bool kpb_list(const char *kind, const char *sym, const char *tag)
  * Is the probe at @addr optimized, judged from the text itself: is there a
  * jump where the breakpoint would be?  The list's [OPTIMIZED] is no proof:
  * upstream shows it as soon as a probe is queued for optimization, before
- * its optimizer has written the jump.  Only x86 and arm64 optimize probes
- * in module text, where the targets are (see KPB_OPT_MODULE).
+ * its optimizer has written the jump.  Only x86, arm64 and arm optimize
+ * probes in module text, where the targets are (see KPB_OPT_MODULE).
  */
 static bool kpb_text_is_jump(const void *addr)
 {
@@ -247,6 +247,12 @@ static bool kpb_text_is_jump(const void *addr)
 			return false;
 		/* B imm26 */
 		return (le32_to_cpu(insn) & 0xfc000000) == 0x14000000;
+	}
+	if (IS_ENABLED(CONFIG_ARM)) {
+		if (copy_from_kernel_nofault(&insn, addr, sizeof(insn)))
+			return false;
+		/* B<cond> imm24, ARM instruction set (both kernels: "b") */
+		return (le32_to_cpu(insn) & 0x0f000000) == 0x0a000000;
 	}
 	if (!IS_ENABLED(CONFIG_X86))
 		return false;
@@ -409,6 +415,9 @@ out:
  * reaches +/- 128 MiB, and module text in the window arm64 keeps around
  * the kernel image reaches its detours (a module loaded further away
  * stays a BRK probe, and this benchmark then reports the missing jump).
+ * 32-bit ARM's "b" reaches +/- 32 MiB: from the 16 MiB module area below
+ * the kernel to the detours in the image (ours) or in the module area
+ * (upstream's).
  */
 #define KPB_OPT_MODULE	(IS_ENABLED(CONFIG_OPTPROBES) && !IS_ENABLED(CONFIG_PPC))
 #define KPB_OPT		(KPB_OPT_MODULE ? "[OPTIMIZED]" : NULL)

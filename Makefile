@@ -46,7 +46,7 @@ help:
 	@echo '  check-tools  Debian'"'"'s bpftrace and perf (debootstrap userland, $(BUILD)/tools-userland) on the kernel: TAP, times (not in CI)'
 	@echo '  check-all  what CI runs (.ci/run), every booted architecture included (CI: not those with CI_BOOT=0)'
 	@echo '  shell      boot to an interactive shell on the serial console'
-	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<config>.csv'
+	@echo '  bench      ours vs baseline, QEMU -icount: table, build/bench-<arch>-<config>.csv'
 	@echo '  hitcount   each bench path'"'"'s hit split: the base'"'"'s trap, kprobes'"'"' own, the handler (gdb; arches with HITCOUNT_GDB; built flavour)'
 	@echo '  matrix     the built-only configurations: Debian amd64, KPROBES=n, the gate (every arch, compile)'
 	@echo '  harness-check  the harness'"'"'s own tests (architecture files, console verdicts; no kernel)'

@@ -218,7 +218,9 @@ KP_ARCH_SUFFIX=${KP_ARCH:+-$KP_ARCH}
 # compiler of its helpers and their flags, the kernel image that boot.sh
 # boots (KP_IMAGE: kbuild target, and its path under obj/) and the cross
 # prefix of the binutils that handle the guest's modules (strip).
-KP_USERLAND=$BUILD/${KP_ARCH:-x86_64}-userland
+# A configuration of another architecture (VARIANT_OF) boots its userland.
+KP_VARIANT_OF=$(kp_arch VARIANT_OF)
+KP_USERLAND=$BUILD/${KP_VARIANT_OF:-${KP_ARCH:-x86_64}}-userland
 # make check-tools: the Debian userland holding bpftrace and perf
 # (deps.sh, KP_TOOLS=1).
 KP_TOOLS_USERLAND=$BUILD/tools-userland$KP_ARCH_SUFFIX
@@ -255,9 +257,13 @@ KP_SRC=$KP_TREE/src
 KP_OBJ=$KP_TREE/obj
 KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
 # Every fragment of the configuration, merged in this order (later wins):
-# the test configuration, the architecture's (x86-64 too), then PREEMPT=1's
-# or PROD=1's, which may turn an architecture's debug option off again.
-KP_FRAGMENTS=("$KP_FRAGMENT" "$KP_REPO/kernel/configs/kprobes-test-${KP_ARCH:-x86_64}.config")
+# the test configuration, the architecture's (x86-64 too; after that of
+# the one it is a configuration of, VARIANT_OF), then PREEMPT=1's or
+# PROD=1's, which may turn an architecture's debug option off again.
+KP_FRAGMENTS=("$KP_FRAGMENT")
+[ -n "$KP_VARIANT_OF" ] &&
+	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test-$KP_VARIANT_OF.config")
+KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test-${KP_ARCH:-x86_64}.config")
 for kp_f in "${KP_CONFIG_FRAGMENTS[@]}"; do
 	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/$kp_f")
 done

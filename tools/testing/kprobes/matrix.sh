@@ -792,15 +792,16 @@ cell_gate_arch()
 	sed -i "s|ccache gcc|ccache $cc|" "$wrapper"
 	tool+=(CC="$wrapper" HOSTCC="ccache gcc")
 
-	# The stock defconfig with kprobes, kprobe events and ftrace turned on
-	# (kprobes on ftrace and optprobes are def_bool where the
+	# The stock defconfig with kprobes, kprobe events and ftrace turned on,
+	# and the architecture's GATE_CONFIG (kprobes on ftrace and optprobes are def_bool where the
 	# architecture has them), again when a Kconfig file or the
 	# architecture's file is newer.
 	if ! [ -f "$obj/.config" ] || [ "$file" -nt "$obj/.config" ] ||
 	   [ -n "$(find "$src" -name 'Kconfig*' -newer "$obj/.config" -print -quit)" ]; then
 		{ clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -s "$defconfig" &&
 		  "$src/scripts/config" --file "$obj/.config" -e KPROBES -e KRETPROBES \
-			-e KPROBE_EVENTS -e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE &&
+			-e KPROBE_EVENTS -e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE \
+			$(for opt in $(gate_key "$file" GATE_CONFIG); do echo "-e $opt"; done) &&
 		  clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -s olddefconfig; } \
 			> "$obj/config.log" 2>&1 ||
 			{ rm -f "$obj/.config"

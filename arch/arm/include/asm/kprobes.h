@@ -60,8 +60,8 @@ typedef u32 kprobe_opcode_t;
 #endif
 
 /*
- * An ARM instruction is one aligned 32-bit word, a Thumb one one or two
- * halfwords: at most one kprobe_opcode_t either way.
+ * An ARM instruction is one aligned 32-bit word, a Thumb instruction is
+ * one or two halfwords: at most one kprobe_opcode_t either way.
  */
 #define MAX_INSN_SIZE		1
 #define KPROBE_ARM_INSN_SIZE	4

@@ -203,7 +203,6 @@ int kprobe_arm_udf_hit(struct pt_regs *regs, unsigned int instr)
 
 NOKPROBE_SYMBOL(kprobe_arm_udf_hit);
 
-
 /*
  * The end of a step that has more to do than kprobe_arm_udf_step_end()
  * does inline: a post handler to run, or the state a re-entered hit

@@ -81,7 +81,9 @@ static nokprobe_inline void kp_t_branch(struct pt_regs *regs,
 static void kp_t16_sim_bcond(probes_opcode_t insn, struct arch_probes_insn *api,
 			     struct pt_regs *regs)
 {
-	if (probes_condition_checks[(insn >> 8) & 0xf](regs->ARM_cpsr))
+	probes_check_cc *cond = probes_condition_checks[(insn >> 8) & 0xf];
+
+	if (cond(regs->ARM_cpsr))
 		kp_t_branch(regs, kp_t_pc(api, regs) +
 				  (sign_extend32(insn & 0xff, 7) << 1));
 }
@@ -208,11 +210,12 @@ NOKPROBE_SYMBOL(kp_t32_sim_b);
 static void kp_t32_sim_bcond(probes_opcode_t insn, struct arch_probes_insn *api,
 			     struct pt_regs *regs)
 {
+	probes_check_cc *cond = probes_condition_checks[(insn >> 22) & 0xf];
 	u32 off = KP_BIT(insn, 26) << 20 | KP_BIT(insn, 11) << 19 |
 		  KP_BIT(insn, 13) << 18 | ((insn >> 16) & 0x3f) << 12 |
 		  (insn & 0x7ff) << 1;
 
-	if (probes_condition_checks[(insn >> 22) & 0xf](regs->ARM_cpsr))
+	if (cond(regs->ARM_cpsr))
 		kp_t_branch(regs, kp_t_pc(api, regs) + sign_extend32(off, 20));
 }
 

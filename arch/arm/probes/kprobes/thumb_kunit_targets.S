@@ -135,10 +135,10 @@ ENTRY(kpat_ldrsh)			@ -32767, sign-extended
 	.short	0
 ENDPROC(kpat_ldrsh)
 
-ENTRY(kpat_ldrw_back)			@ 0xa5a5a5a5, a literal behind
+ENTRY(kpat_ldrw_back)			@ 0x25a5a5a5, a literal behind
 	b	2f
 	.align	2
-1:	.word	0xa5a5a5a5
+1:	.word	0x25a5a5a5
 2:
 	at	ldrw_back
 	ldr.w	r0, 1b

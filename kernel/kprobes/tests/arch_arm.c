@@ -21,6 +21,12 @@
 #define KPKT_T16_BX_LR		0x4770U		/* bx lr */
 #define KPKT_T32_POP_PC		0xf85dfb04U	/* ldr.w pc, [sp], #4 */
 
+/* A Thumb function's pointer has bit 0 set, its first instruction not. */
+unsigned long kpkt_arch_fn_addr(kpkt_fn_t fn)
+{
+	return (unsigned long)fn & ~1UL;
+}
+
 unsigned long kpkt_arch_entry_end(unsigned long start)
 {
 	unsigned long site = ftrace_location(start);

@@ -155,7 +155,7 @@ static void refuse_user_text(struct kunit *test)
  */
 static void offset_past_end_is_next_function(struct kunit *test)
 {
-	unsigned long start = (unsigned long)kpkt_arith, size, off, nsize;
+	unsigned long start = kpkt_arch_fn_addr(kpkt_arith), size, off, nsize;
 	struct kpkt_probe *pp, *next;
 
 	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &off));
@@ -236,7 +236,7 @@ static void refuse_switch_to(struct kunit *test)
 static unsigned long kpkt_patched_addr(struct kunit *test, kpkt_fn_t fn,
 				       int (*reserved)(void *, void *))
 {
-	unsigned long start = (unsigned long)fn, size, off, addr;
+	unsigned long start = kpkt_arch_fn_addr(fn), size, off, addr;
 	bool found = false;
 
 	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &off));

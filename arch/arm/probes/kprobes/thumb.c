@@ -706,6 +706,28 @@ void kprobe_isa_step_fixup(struct kprobe_hit_site *p, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kprobe_isa_step_fixup);
 
 /**
+ * arch_adjust_kprobe_addr() - the probe address of @addr + @offset
+ * @addr: start of a function
+ * @offset: offset into it
+ * @on_func_entry: set when the result is the function's entry
+ *
+ * A pointer to a Thumb function has bit 0 set, the instruction set it
+ * runs in: callers that probe a function through its pointer pass an
+ * odd address.  No Thumb instruction starts at an odd address, so bit 0
+ * is dropped here, as the CPU drops it when it branches.
+ *
+ * Return: the probe address.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	offset &= ~1UL;
+	*on_func_entry = !offset;
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+/**
  * arch_kprobe_check_insn_boundary() - is an instruction at @addr?
  * @addr: a kernel text address
  * @why: the reason when it is not

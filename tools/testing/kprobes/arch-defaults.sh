@@ -38,6 +38,7 @@ CI_BOOT=
 # One line for make help.
 HELP=
 # The architecture this one is a configuration of (arm-thumb2: arm): its
+# file gives the keys this one does not set, its
 # kernel/configs/kprobes-test-<it>.config is merged before this one's
 # fragment, and its guest userland (<it>-userland) is this one's.
 VARIANT_OF=

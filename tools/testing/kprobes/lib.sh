@@ -135,7 +135,8 @@ esac
 # reads every file, each sourced in a subshell of its own (so that one
 # file's keys, or the environment's, do not leak into another's), into
 # KP_ARCHDATA[<name>.<KEY>]; a key that arch-defaults.sh does not list is
-# an error.  The settings of the selected architecture follow from its
+# an error.  A file with VARIANT_OF=<other> takes <other>'s keys for those
+# it does not set.  The settings of the selected architecture follow from its
 # file: kbuild gets KARCH and CROSS (KP_KBUILD_ARCH), its fragment
 # kprobes-test-<name>.config is merged last, the guest runs in its QEMU.
 # KP_ARCH is the canonical name, empty for x86-64, where kbuild is not
@@ -169,6 +170,14 @@ kp_arch_load()
 			. "$KP_TOOLS/arch-defaults.sh"
 			# shellcheck disable=SC1090 # one of arch/*.sh
 			. "$f"
+			# A configuration of another architecture: that one's
+			# keys, then its own again.
+			if [ -n "$VARIANT_OF" ]; then
+				# shellcheck disable=SC1090 # one of arch/*.sh
+				. "$KP_TOOLS/arch/$VARIANT_OF.sh"
+				# shellcheck disable=SC1090 # one of arch/*.sh
+				. "$f"
+			fi
 			for k in $keys; do
 				printf '[%q]=%q\n' "$name.$k" "${!k}"
 			done

@@ -58,8 +58,13 @@ static inline unsigned long kprobe_ldmstm_start(probes_opcode_t insn,
 	return pre ? base - 4 * n : base - 4 * n + 4;
 }
 
-/* core.c: the decoders' reason for a refusal, and the shared simulation */
+/*
+ * core.c: the decoders' reason for a refusal, the decoder's answer made a
+ * result, and the shared simulation
+ */
 extern const char *kprobe_decode_why;
+int kprobe_decoded(struct arch_specific_insn *ai, enum probes_insn r,
+		   const char **why);
 void kprobe_sim_ldm_pc(probes_opcode_t insn, struct arch_probes_insn *api,
 		       struct pt_regs *regs);
 

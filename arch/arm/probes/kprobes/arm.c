@@ -311,19 +311,9 @@ static int kprobe_decode(unsigned long addr, u32 insn,
 		return 0;
 
 	kprobe_decode_why = NULL;
-	switch (arm_probes_decode_insn(insn, &ai->api, false,
-				       kprobe_arm_actions, NULL)) {
-	case INSN_GOOD:
-		return 0;
-	case INSN_GOOD_NO_SLOT:
-		if (!ai->simulate)
-			ai->simulate = ai->api.insn_handler;
-		return 0;
-	default:
-		*why = kprobe_decode_why ?:
-		       "mode change, coprocessor, system or unknown instruction";
-		return -EINVAL;
-	}
+	return kprobe_decoded(ai, arm_probes_decode_insn(insn, &ai->api, false,
+							 kprobe_arm_actions,
+							 NULL), why);
 }
 
 /**

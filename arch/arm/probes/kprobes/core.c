@@ -87,6 +87,36 @@ void kprobe_sim_ldm_pc(probes_opcode_t insn, struct arch_probes_insn *api,
 
 NOKPROBE_SYMBOL(kprobe_sim_ldm_pc);
 
+/**
+ * kprobe_decoded() - what the shared decoder's answer makes of a site
+ * @ai: the site's instruction, as the decoder and our actions left it
+ * @r: the decoder's answer
+ * @why: the reason for a refusal
+ *
+ * A simulation is ours (@ai->simulate, set by one of our decoders) or
+ * the handler of a "simulate" entry of the tables; without either the
+ * copy runs from a slot.
+ *
+ * Return: 0, or -EINVAL with *@why set (kprobe_decode_why, or a reason
+ * of its own for what the tables refuse).
+ */
+int kprobe_decoded(struct arch_specific_insn *ai, enum probes_insn r,
+		   const char **why)
+{
+	switch (r) {
+	case INSN_GOOD:
+		return 0;
+	case INSN_GOOD_NO_SLOT:
+		if (!ai->simulate)
+			ai->simulate = ai->api.insn_handler;
+		return 0;
+	default:
+		*why = kprobe_decode_why ?:
+		       "mode change, coprocessor, system or unknown instruction";
+		return -EINVAL;
+	}
+}
+
 /* ---------------------------------------------------------------------
  * The breakpoint path
  * ---------------------------------------------------------------------

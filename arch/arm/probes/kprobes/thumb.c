@@ -605,18 +605,7 @@ int kprobe_isa_decode(struct kprobe_hit_site *p, const char **why)
 	else
 		r = thumb32_probes_decode_insn(insn, &ai->api, false,
 					       kp_t32_actions, NULL);
-	switch (r) {
-	case INSN_GOOD:
-		return 0;
-	case INSN_GOOD_NO_SLOT:
-		if (!ai->simulate)
-			ai->simulate = ai->api.insn_handler;
-		return 0;
-	default:
-		*why = kprobe_decode_why ?:
-		       "mode change, coprocessor, system or unknown instruction";
-		return -EINVAL;
-	}
+	return kprobe_decoded(ai, r, why);
 }
 
 /*

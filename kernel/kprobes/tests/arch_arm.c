@@ -27,6 +27,12 @@ unsigned long kpkt_arch_fn_addr(kpkt_fn_t fn)
 	return (unsigned long)fn & ~1UL;
 }
 
+/* Thumb-2: bit 0 of an address is dropped, an offset of 2 is inside. */
+unsigned int kpkt_arch_mid_insn_off(void)
+{
+	return IS_ENABLED(CONFIG_THUMB2_KERNEL) ? 2 : 1;
+}
+
 unsigned long kpkt_arch_entry_end(unsigned long start)
 {
 	unsigned long site = ftrace_location(start);

@@ -375,6 +375,12 @@ unsigned long __weak kpkt_arch_fn_addr(kpkt_fn_t fn)
 	return (unsigned long)fn;
 }
 
+/* See kprobes_kunit.h; arm overrides it. */
+unsigned int __weak kpkt_arch_mid_insn_off(void)
+{
+	return 1;
+}
+
 /* See kprobes_kunit.h; s390 overrides it. */
 int __weak kpkt_arch_mid_insn_err(void)
 {

@@ -289,15 +289,17 @@ static void refuse_inside_instruction(struct kunit *test)
 	struct kpkt_text t;
 	unsigned int i;
 
-	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
-	for (i = 0; i < t.nr && t.len[i] < 2; i++)
-		;
-	KUNIT_ASSERT_LT_MSG(test, i, t.nr, "no multi-byte instruction");
+	unsigned int in = kpkt_arch_mid_insn_off();
 
-	pp = kpkt_probe_new(test, (void *)(t.start + t.off[i] + 1), NULL, 0);
+	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
+	for (i = 0; i < t.nr && t.len[i] <= in; i++)
+		;
+	KUNIT_ASSERT_LT_MSG(test, i, t.nr, "no instruction longer than %u", in);
+
+	pp = kpkt_probe_new(test, (void *)(t.start + t.off[i] + in), NULL, 0);
 	kpkt_expect_reject(test, &pp->kp, kpkt_arch_mid_insn_err(),
 			   "addr inside an insn");
-	pp = kpkt_probe_new(test, NULL, "kpkt_arith", t.off[i] + 1);
+	pp = kpkt_probe_new(test, NULL, "kpkt_arith", t.off[i] + in);
 	kpkt_expect_reject(test, &pp->kp, kpkt_arch_mid_insn_err(),
 			   "symbol+offset inside");
 }

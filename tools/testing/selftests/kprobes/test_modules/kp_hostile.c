@@ -609,7 +609,7 @@ static int kh_int3(struct kh_ctx *c)
 static int kh_ftrace_mid(struct kh_ctx *c)
 {
 	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
-		return kh_no(c, "Thumb-2: offset 1 is a function pointer's bit 0, and where in the function the site is is not known here");
+		return kh_no(c, "Thumb-2: offset 1 is a function pointer's bit 0");
 	c->off = 1;
 	return kh_kernel_sym(c);
 }

@@ -13,16 +13,8 @@ ALIASES='thumb2 arm-t2'
 HELP='cross-built 32-bit ARM kernel (Thumb-2), qemu-system-arm virt'
 # arm's upstream files (REMOVED) are removed once, for arm.
 REMOVED=
-FTRACE_SKIP='
-kprobe/kprobe_opt_types.tc|no optimized probes on Thumb-2 kernels (upstream has none either), the case knows x86 only
-dynevent/add_remove_fprobe.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/fprobe_args_vfs.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/fprobe_entry_arg.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/fprobe_syntax_errors.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/tprobe_syntax_errors.tc|no fprobe on arm 6.12, tprobes use it
-kprobe/kprobe_args_user.tc|fetches a function argument, which needs HAVE_FUNCTION_ARG_ACCESS_API, not on arm 6.12 (its requires line finds the argument syntax of return probes in README)
-kprobe/kretprobe_entry_arg.tc|fetches a function argument, which needs HAVE_FUNCTION_ARG_ACCESS_API, not on arm 6.12 (its requires line finds the argument syntax of return probes in README)
-'
+# FTRACE_SKIP: arm's (no optimized probes here either, the same fprobe
+# and argument-access gaps).
 # The gate builds the stock multi_v7 kernel in Thumb-2.
 GATE_CONFIG='THUMB2_KERNEL'
 # Upstream has no OPTPROBES on Thumb-2 kernels (arch/arm/Kconfig).

@@ -369,6 +369,18 @@ void kpkt_settle(void)
  * ------------------------------------------------------------------
  */
 
+/* See kprobes_kunit.h; arm overrides it. */
+unsigned long __weak kpkt_arch_fn_addr(kpkt_fn_t fn)
+{
+	return (unsigned long)fn;
+}
+
+/* See kprobes_kunit.h; arm overrides it. */
+unsigned int __weak kpkt_arch_mid_insn_off(void)
+{
+	return 1;
+}
+
 /* See kprobes_kunit.h; s390 overrides it. */
 int __weak kpkt_arch_mid_insn_err(void)
 {
@@ -396,7 +408,7 @@ void __weak kpkt_arch_ftrace_regs(struct kunit *test,
  */
 int kpkt_decode_now(kpkt_fn_t fn, bool to_ret, struct kpkt_text *t)
 {
-	unsigned long start = (unsigned long)fn;
+	unsigned long start = kpkt_arch_fn_addr(fn);
 	unsigned long size, offset, entry_end, addr;
 	bool ret, pad;
 	int len;

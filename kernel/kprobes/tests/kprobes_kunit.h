@@ -212,6 +212,13 @@ void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn);
  * is_kernel_text() nonetheless count as kernel (x86-64's vsyscall page),
  * or 0.
  *
+ * kpkt_arch_fn_addr() - the address of @fn's first instruction (weak: the
+ * pointer itself; a Thumb-2 kernel's function pointers have bit 0 set).
+ *
+ * kpkt_arch_mid_insn_off() - an offset into a longer instruction that
+ * is inside it and not taken for something else (weak: 1; a Thumb-2
+ * kernel: 2, an odd address being a Thumb function pointer's).
+ *
  * kpkt_arch_mid_insn_err() - what registering a probe inside an
  * instruction returns: -EILSEQ (a weak default in helpers.c),
  * -EINVAL where upstream has always answered so (s390).
@@ -230,6 +237,8 @@ int kpkt_arch_insn(unsigned long addr, bool *ret, bool *pad);
 extern const char *const kpkt_arch_refused[];
 void kpkt_arch_set_arg0(struct pt_regs *regs, unsigned long v);
 unsigned long kpkt_arch_user_text(void);
+unsigned long kpkt_arch_fn_addr(kpkt_fn_t fn);
+unsigned int kpkt_arch_mid_insn_off(void);
 int kpkt_arch_mid_insn_err(void);
 unsigned long kpkt_arch_ret_addr(const struct pt_regs *regs);
 void kpkt_arch_ftrace_regs(struct kunit *test, const struct pt_regs *regs);

@@ -12,13 +12,11 @@
  *                           still runs there
  *
  * Whether a site is simulated is asked of the architecture
- * (arch_kprobe_boostable(), <linux/kprobes_arch.h>): those checks run
- * when the suite is built in.
+ * (kpkt_site_boostable(), arch_kprobe_boostable()): the suite runs when
+ * built in.
  */
 
-#include <linux/kprobes_arch.h>
 #include <linux/module.h>
-#include <linux/rcupdate.h>
 #include <asm/ptrace.h>
 
 #include "kprobes_kunit.h"
@@ -213,19 +211,6 @@ static const long kprs_args[] = {
 	0, 1, -1, 0x0123456789abcdefL, -0x7fffffff00000010L, 0x7fffffff,
 };
 
-/* Is the site at @addr simulated (one ebreak per hit)? */
-static bool kprs_simulated(void *addr)
-{
-	struct kprobe_hit_site *p;
-	bool ret;
-
-	rcu_read_lock();
-	p = kprobe_hit_find((unsigned long)addr);
-	ret = p && arch_kprobe_boostable(p);
-	rcu_read_unlock();
-	return ret;
-}
-
 /* Each target gives its result with a probe, and is simulated or not. */
 static void register_only_instructions_simulated(struct kunit *test)
 {
@@ -241,8 +226,8 @@ static void register_only_instructions_simulated(struct kunit *test)
 		pp = kpkt_probe_new(test, addr, NULL, 0);
 		KUNIT_ASSERT_EQ_MSG(test, kpkt_register(test, &pp->kp), 0,
 				    "%s", t->insn);
-		KUNIT_EXPECT_EQ_MSG(test, kprs_simulated(addr), t->simulated,
-				    "%s: simulated", t->insn);
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_site_boostable(addr),
+				    t->simulated, "%s: simulated", t->insn);
 		for (j = 0; j < ARRAY_SIZE(kprs_args); j++)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    kpkt_call(t->fn, kprs_args[j]),
@@ -285,7 +270,7 @@ static void kprs_check_post(struct kunit *test, kpkt_fn_t fn, long x,
 
 	pp->kp.post_handler = kprs_post;
 	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
-	KUNIT_ASSERT_TRUE(test, kprs_simulated((void *)fn));
+	KUNIT_ASSERT_TRUE(test, kpkt_site_boostable((void *)fn));
 	KUNIT_EXPECT_EQ(test, kpkt_call(fn, x), want);
 	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), 1);
 	KUNIT_EXPECT_EQ(test, kprs_post_a0, (unsigned long)want);

@@ -11,7 +11,9 @@
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes_arch.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -363,6 +365,31 @@ void kpkt_settle(void)
 	else
 		msleep(200);
 }
+
+/**
+ * kpkt_site_boostable() - does the site at @addr run its instruction
+ *	without a second trap (arch_kprobe_boostable())?
+ * @addr: a registered probe's address
+ *
+ * The site table is vmlinux-internal: built as a module, the suites
+ * cannot ask, and this says false (their cases skip first).
+ *
+ * Return: true if the site exists and the architecture says so.
+ */
+bool kpkt_site_boostable(void *addr)
+{
+	struct kprobe_hit_site *p;
+	bool ret;
+
+	if (!KPKT_BUILTIN)
+		return false;
+	rcu_read_lock();
+	p = kprobe_hit_find((unsigned long)addr);
+	ret = p && arch_kprobe_boostable(p);
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(kpkt_site_boostable);
 
 /* ------------------------------------------------------------------
  * Instruction boundaries, from the architecture

@@ -161,6 +161,7 @@ void kpkt_expect_reject(struct kunit *test, struct kprobe *kp, int err,
 void kpkt_check_probe(struct kunit *test, struct kpkt_probe *pp,
 		      const struct kpkt_ref *ref, bool at_entry);
 void kpkt_settle(void);
+bool kpkt_site_boostable(void *addr);
 void kpkt_setup_bad_addr(struct kunit *test);
 int kpkt_case_init(struct kunit *test);
 

@@ -103,7 +103,12 @@ static __always_inline void __kprobe_ftrace_dispatch(unsigned long ip,
 						     unsigned long trap_ip_offset,
 						     bool partial)
 {
-	struct pt_regs built, *regs = partial ? &built : ftrace_get_regs(fregs);
+	/*
+	 * Filled whole by arch_kprobe_ftrace_regs_get() before anything reads
+	 * it: no automatic zeroing (INIT_STACK_ALL_ZERO) on every hit.
+	 */
+	struct pt_regs built __uninitialized;
+	struct pt_regs *regs = partial ? &built : ftrace_get_regs(fregs);
 	struct kprobe_hit_site *p;
 	int bit;
 

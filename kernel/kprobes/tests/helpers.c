@@ -11,7 +11,9 @@
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes_arch.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -364,10 +366,47 @@ void kpkt_settle(void)
 		msleep(200);
 }
 
+/**
+ * kpkt_site_boostable() - does the site at @addr run its instruction
+ *	without a second trap (arch_kprobe_boostable())?
+ * @addr: a registered probe's address
+ *
+ * The site table is vmlinux-internal: built as a module, the suites
+ * cannot ask, and this says false (their cases skip first).
+ *
+ * Return: true if the site exists and the architecture says so.
+ */
+bool kpkt_site_boostable(void *addr)
+{
+	struct kprobe_hit_site *p;
+	bool ret;
+
+	if (!KPKT_BUILTIN)
+		return false;
+	rcu_read_lock();
+	p = kprobe_hit_find((unsigned long)addr);
+	ret = p && arch_kprobe_boostable(p);
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(kpkt_site_boostable);
+
 /* ------------------------------------------------------------------
  * Instruction boundaries, from the architecture
  * ------------------------------------------------------------------
  */
+
+/* See kprobes_kunit.h; arm overrides it. */
+unsigned long __weak kpkt_arch_fn_addr(kpkt_fn_t fn)
+{
+	return (unsigned long)fn;
+}
+
+/* See kprobes_kunit.h; arm overrides it. */
+unsigned int __weak kpkt_arch_mid_insn_off(void)
+{
+	return 1;
+}
 
 /* See kprobes_kunit.h; s390 overrides it. */
 int __weak kpkt_arch_mid_insn_err(void)
@@ -396,7 +435,7 @@ void __weak kpkt_arch_ftrace_regs(struct kunit *test,
  */
 int kpkt_decode_now(kpkt_fn_t fn, bool to_ret, struct kpkt_text *t)
 {
-	unsigned long start = (unsigned long)fn;
+	unsigned long start = kpkt_arch_fn_addr(fn);
 	unsigned long size, offset, entry_end, addr;
 	bool ret, pad;
 	int len;

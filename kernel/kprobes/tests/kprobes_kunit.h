@@ -161,6 +161,7 @@ void kpkt_expect_reject(struct kunit *test, struct kprobe *kp, int err,
 void kpkt_check_probe(struct kunit *test, struct kpkt_probe *pp,
 		      const struct kpkt_ref *ref, bool at_entry);
 void kpkt_settle(void);
+bool kpkt_site_boostable(void *addr);
 void kpkt_setup_bad_addr(struct kunit *test);
 int kpkt_case_init(struct kunit *test);
 
@@ -212,6 +213,13 @@ void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn);
  * is_kernel_text() nonetheless count as kernel (x86-64's vsyscall page),
  * or 0.
  *
+ * kpkt_arch_fn_addr() - the address of @fn's first instruction (weak: the
+ * pointer itself; a Thumb-2 kernel's function pointers have bit 0 set).
+ *
+ * kpkt_arch_mid_insn_off() - an offset into a longer instruction that
+ * is inside it and not taken for something else (weak: 1; a Thumb-2
+ * kernel: 2, an odd address being a Thumb function pointer's).
+ *
  * kpkt_arch_mid_insn_err() - what registering a probe inside an
  * instruction returns: -EILSEQ (a weak default in helpers.c),
  * -EINVAL where upstream has always answered so (s390).
@@ -230,6 +238,8 @@ int kpkt_arch_insn(unsigned long addr, bool *ret, bool *pad);
 extern const char *const kpkt_arch_refused[];
 void kpkt_arch_set_arg0(struct pt_regs *regs, unsigned long v);
 unsigned long kpkt_arch_user_text(void);
+unsigned long kpkt_arch_fn_addr(kpkt_fn_t fn);
+unsigned int kpkt_arch_mid_insn_off(void);
 int kpkt_arch_mid_insn_err(void);
 unsigned long kpkt_arch_ret_addr(const struct pt_regs *regs);
 void kpkt_arch_ftrace_regs(struct kunit *test, const struct pt_regs *regs);

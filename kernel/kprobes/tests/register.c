@@ -155,7 +155,7 @@ static void refuse_user_text(struct kunit *test)
  */
 static void offset_past_end_is_next_function(struct kunit *test)
 {
-	unsigned long start = (unsigned long)kpkt_arith, size, off, nsize;
+	unsigned long start = kpkt_arch_fn_addr(kpkt_arith), size, off, nsize;
 	struct kpkt_probe *pp, *next;
 
 	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &off));
@@ -236,7 +236,7 @@ static void refuse_switch_to(struct kunit *test)
 static unsigned long kpkt_patched_addr(struct kunit *test, kpkt_fn_t fn,
 				       int (*reserved)(void *, void *))
 {
-	unsigned long start = (unsigned long)fn, size, off, addr;
+	unsigned long start = kpkt_arch_fn_addr(fn), size, off, addr;
 	bool found = false;
 
 	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &off));
@@ -289,15 +289,17 @@ static void refuse_inside_instruction(struct kunit *test)
 	struct kpkt_text t;
 	unsigned int i;
 
-	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
-	for (i = 0; i < t.nr && t.len[i] < 2; i++)
-		;
-	KUNIT_ASSERT_LT_MSG(test, i, t.nr, "no multi-byte instruction");
+	unsigned int in = kpkt_arch_mid_insn_off();
 
-	pp = kpkt_probe_new(test, (void *)(t.start + t.off[i] + 1), NULL, 0);
+	kpkt_decode_or_skip(test, kpkt_arith, true, &t);
+	for (i = 0; i < t.nr && t.len[i] <= in; i++)
+		;
+	KUNIT_ASSERT_LT_MSG(test, i, t.nr, "no instruction longer than %u", in);
+
+	pp = kpkt_probe_new(test, (void *)(t.start + t.off[i] + in), NULL, 0);
 	kpkt_expect_reject(test, &pp->kp, kpkt_arch_mid_insn_err(),
 			   "addr inside an insn");
-	pp = kpkt_probe_new(test, NULL, "kpkt_arith", t.off[i] + 1);
+	pp = kpkt_probe_new(test, NULL, "kpkt_arith", t.off[i] + in);
 	kpkt_expect_reject(test, &pp->kp, kpkt_arch_mid_insn_err(),
 			   "symbol+offset inside");
 }

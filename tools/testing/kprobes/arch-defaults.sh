@@ -37,6 +37,11 @@ BOOT=
 CI_BOOT=
 # One line for make help.
 HELP=
+# The architecture this one is a configuration of (arm-thumb2: arm): its
+# file gives the keys this one does not set, its
+# kernel/configs/kprobes-test-<it>.config is merged before this one's
+# fragment, and its guest userland (<it>-userland) is this one's.
+VARIANT_OF=
 # Upstream's kprobes files of the architecture, deleted from the "ours"
 # work tree before our overlay goes in (lib.sh's KP_REMOVED: every
 # architecture's, whatever ARCH).
@@ -140,6 +145,9 @@ GATE_OPTIONS=
 # have yet, each with the reason; its row passes without them and names
 # them (only a speed-up, never what a probe can do, belongs here).
 GATE_LOST=
+# Options the gate turns on after the defconfig, beyond the kprobes and
+# ftrace ones (THUMB2_KERNEL for arm-thumb2).
+GATE_CONFIG=
 # Build with LLVM=<this> (e.g. -19: clang-19, ld.lld-19) instead of
 # CROSS's gcc.
 GATE_LLVM=

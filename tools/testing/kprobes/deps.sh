@@ -114,6 +114,10 @@ fi
 # The userland of an architecture that is not the host's: package, file
 # it must leave in $KP_USERLAND/bin (downloaded, or built from the source
 # packages).
+# Another apt or dpkg (a helper's, unattended-upgrades) may hold the
+# locks: wait for it rather than fail.
+APT_WAIT=(-o DPkg::Lock::Timeout=600)
+
 USERLAND_PKGS=(
 	"busybox-static:busybox"
 	"bash-static:bash-static"
@@ -216,7 +220,7 @@ missing_userland()
 # that follows fails if what it needs is really missing.
 apt_update()
 {
-	apt-get update || note "apt-get update reported errors (above); going on with the indexes it has"
+	apt-get "${APT_WAIT[@]}" update || note "apt-get update reported errors (above); going on with the indexes it has"
 }
 
 install_userland()
@@ -473,7 +477,7 @@ for pkg in $missing; do
 	esac
 done
 # shellcheck disable=SC2086 # word splitting of the package list is intended
-apt-get install -y --no-install-recommends $missing $optional
+apt-get "${APT_WAIT[@]}" install -y --no-install-recommends $missing $optional
 
 missing=$(missing_pkgs "${REQUIRED[@]}" | sort -u | tr '\n' ' ')
 [ -z "$missing" ] || die "still missing after apt-get install: $missing"

@@ -62,7 +62,10 @@ HITCOUNT_OUT=$out HITCOUNT_KO=$ko HITCOUNT_TOOLS=$KP_TOOLS \
 	timeout 900 "$gdb" -q -batch -ex "file $KP_OBJ/vmlinux" \
 	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
 	> "$KP_DIR/hitcount-gdb.log" 2>&1 || true
-wait "$boot" || die "the boot failed (see $KP_DIR/hitcount-boot.log)"
+# The hits are traced by the time kpbench is unloaded: a failure of the
+# bench boot after it (upstream riscv64 refuses kp-perf's entry probes,
+# so its guest ends with status 1) loses nothing of the trace.
+wait "$boot" || note "the boot failed (see $KP_DIR/hitcount-boot.log)"
 grep -q '^hit ' "$out" || die "no hit traced (see $KP_DIR/hitcount-gdb.log)"
 KP_FLAVOUR=$KP_FLAVOUR KP_REMOVED="${KP_REMOVED[*]}" HITCOUNT_VECTORS=$(kp_arch HITCOUNT_VECTORS) \
 	"$KP_TOOLS/kphit.py" split "$KP_DIR" "$KP_REPO" ||

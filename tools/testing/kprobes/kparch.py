@@ -85,7 +85,12 @@ def names():
 def load(name):
 	"""Every key of architecture name, defaults filled in."""
 	conf = defaults()
-	conf.update(read_file(os.path.join(ARCH_DIR, name + '.sh'), set(conf)))
+	own = read_file(os.path.join(ARCH_DIR, name + '.sh'), set(conf))
+	# A configuration of another architecture: its keys, then the own.
+	if own.get('VARIANT_OF'):
+		conf.update(read_file(os.path.join(ARCH_DIR, own['VARIANT_OF'] + '.sh'),
+				      set(conf)))
+	conf.update(own)
 	return conf
 
 

@@ -135,7 +135,8 @@ esac
 # reads every file, each sourced in a subshell of its own (so that one
 # file's keys, or the environment's, do not leak into another's), into
 # KP_ARCHDATA[<name>.<KEY>]; a key that arch-defaults.sh does not list is
-# an error.  The settings of the selected architecture follow from its
+# an error.  A file with VARIANT_OF=<other> takes <other>'s keys for those
+# it does not set.  The settings of the selected architecture follow from its
 # file: kbuild gets KARCH and CROSS (KP_KBUILD_ARCH), its fragment
 # kprobes-test-<name>.config is merged last, the guest runs in its QEMU.
 # KP_ARCH is the canonical name, empty for x86-64, where kbuild is not
@@ -169,6 +170,14 @@ kp_arch_load()
 			. "$KP_TOOLS/arch-defaults.sh"
 			# shellcheck disable=SC1090 # one of arch/*.sh
 			. "$f"
+			# A configuration of another architecture: that one's
+			# keys, then its own again.
+			if [ -n "$VARIANT_OF" ]; then
+				# shellcheck disable=SC1090 # one of arch/*.sh
+				. "$KP_TOOLS/arch/$VARIANT_OF.sh"
+				# shellcheck disable=SC1090 # one of arch/*.sh
+				. "$f"
+			fi
 			for k in $keys; do
 				printf '[%q]=%q\n' "$name.$k" "${!k}"
 			done
@@ -218,7 +227,9 @@ KP_ARCH_SUFFIX=${KP_ARCH:+-$KP_ARCH}
 # compiler of its helpers and their flags, the kernel image that boot.sh
 # boots (KP_IMAGE: kbuild target, and its path under obj/) and the cross
 # prefix of the binutils that handle the guest's modules (strip).
-KP_USERLAND=$BUILD/${KP_ARCH:-x86_64}-userland
+# A configuration of another architecture (VARIANT_OF) boots its userland.
+KP_VARIANT_OF=$(kp_arch VARIANT_OF)
+KP_USERLAND=$BUILD/${KP_VARIANT_OF:-${KP_ARCH:-x86_64}}-userland
 # make check-tools: the Debian userland holding bpftrace and perf
 # (deps.sh, KP_TOOLS=1).
 KP_TOOLS_USERLAND=$BUILD/tools-userland$KP_ARCH_SUFFIX
@@ -255,9 +266,13 @@ KP_SRC=$KP_TREE/src
 KP_OBJ=$KP_TREE/obj
 KP_FRAGMENT=$KP_REPO/kernel/configs/kprobes-test.config
 # Every fragment of the configuration, merged in this order (later wins):
-# the test configuration, the architecture's (x86-64 too), then PREEMPT=1's
-# or PROD=1's, which may turn an architecture's debug option off again.
-KP_FRAGMENTS=("$KP_FRAGMENT" "$KP_REPO/kernel/configs/kprobes-test-${KP_ARCH:-x86_64}.config")
+# the test configuration, the architecture's (x86-64 too; after that of
+# the one it is a configuration of, VARIANT_OF), then PREEMPT=1's or
+# PROD=1's, which may turn an architecture's debug option off again.
+KP_FRAGMENTS=("$KP_FRAGMENT")
+[ -n "$KP_VARIANT_OF" ] &&
+	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test-$KP_VARIANT_OF.config")
+KP_FRAGMENTS+=("$KP_REPO/kernel/configs/kprobes-test-${KP_ARCH:-x86_64}.config")
 for kp_f in "${KP_CONFIG_FRAGMENTS[@]}"; do
 	KP_FRAGMENTS+=("$KP_REPO/kernel/configs/$kp_f")
 done

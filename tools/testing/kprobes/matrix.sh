@@ -755,7 +755,7 @@ cell_gate_arch()
 	local file=$1 name row start karch cross llvm defconfig srcarch what
 	local src=$BUILD/$GATE_TREE/src obj cc wrapper cand members o w opt
 	local ported have lost='' extra='' n=0 errors=0 warns=0 why accepted=''
-	local -a tool=() objs=() problems=()
+	local -a tool=() objs=() problems=() gate_config=()
 
 	name=$(basename "$file" .sh)
 	row=gate-$name
@@ -792,15 +792,19 @@ cell_gate_arch()
 	sed -i "s|ccache gcc|ccache $cc|" "$wrapper"
 	tool+=(CC="$wrapper" HOSTCC="ccache gcc")
 
-	# The stock defconfig with kprobes, kprobe events and ftrace turned on
-	# (kprobes on ftrace and optprobes are def_bool where the
+	# The stock defconfig with kprobes, kprobe events and ftrace turned on,
+	# and the architecture's GATE_CONFIG (kprobes on ftrace and optprobes are def_bool where the
 	# architecture has them), again when a Kconfig file or the
 	# architecture's file is newer.
+	for opt in $(gate_key "$file" GATE_CONFIG); do
+		gate_config+=(-e "$opt")
+	done
 	if ! [ -f "$obj/.config" ] || [ "$file" -nt "$obj/.config" ] ||
 	   [ -n "$(find "$src" -name 'Kconfig*' -newer "$obj/.config" -print -quit)" ]; then
 		{ clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -s "$defconfig" &&
 		  "$src/scripts/config" --file "$obj/.config" -e KPROBES -e KRETPROBES \
-			-e KPROBE_EVENTS -e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE &&
+			-e KPROBE_EVENTS -e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE \
+			"${gate_config[@]}" &&
 		  clean_make -C "$src" O="$obj" ARCH="$karch" "${tool[@]}" -s olddefconfig; } \
 			> "$obj/config.log" 2>&1 ||
 			{ rm -f "$obj/.config"

@@ -2,10 +2,10 @@
 /*
  * 32-bit ARM side of the kprobes architecture contract
  * (<linux/kprobes_arch.h>), for kernels built in the ARM instruction set
- * (not THUMB2_KERNEL: arch/arm/Kconfig selects the contract only there).
+ * and for Thumb-2 kernels (THUMB2_KERNEL), one or the other per build.
  *
- * A probe is a permanently undefined instruction (UDF, condition AL) over
- * the probed word; do_undefinstr() hands it to our undef hook.  ARM has
+ * A probe is a permanently undefined instruction (UDF) over the probed
+ * instruction, of its width; do_undefinstr() hands it to our undef hook.  ARM has
  * no single-step of kernel code, so the probed instruction either is
  * computed in C by the trap ("simulated": branches, pc-relative loads
  * and address computations, loads of the pc) or runs from an instruction
@@ -38,6 +38,18 @@ void arch_kretprobe_trampoline(void);
 
 typedef u32 kprobe_opcode_t;
 
+#ifdef CONFIG_THUMB2_KERNEL
+/*
+ * Thumb-2 kernels: the probe of a 16-bit instruction is UDF #0x18, that
+ * of a 32-bit one UDF.W #0xa018; a step ends at UDF #0x19.  A slot unit
+ * holds two halfwords, the first in the upper half (the Thumb-2 opcode
+ * convention): BREAKPOINT_INSTRUCTION, the filler, is two 16-bit probes.
+ */
+#define KPROBE_THUMB16_HIT	0xde18U
+#define KPROBE_THUMB32_HIT	0xf7f0a018U
+#define KPROBE_THUMB_STEP_END	0xde19U
+#define BREAKPOINT_INSTRUCTION	((KPROBE_THUMB16_HIT << 16) | KPROBE_THUMB16_HIT)
+#else
 /*
  * UDF #0xd018 (ARM): the probe.  It also fills unused slot space.  The
  * end of a step is UDF #0xd019, a word no compiler emits either; both
@@ -45,17 +57,21 @@ typedef u32 kprobe_opcode_t;
  */
 #define BREAKPOINT_INSTRUCTION	0xe7fd01f8U
 #define KPROBE_ARM_STEP_END	0xe7fd01f9U
+#endif
 
-/* Every ARM instruction is one aligned 32-bit word. */
+/*
+ * An ARM instruction is one aligned 32-bit word, a Thumb instruction is
+ * one or two halfwords: at most one kprobe_opcode_t either way.
+ */
 #define MAX_INSN_SIZE		1
 #define KPROBE_ARM_INSN_SIZE	4
 
 /*
  * A slot, one KPROBE_SLOT_UNIT of 16 bytes, written whole:
  *
- *   slot + 0	the probed instruction
- *   slot + 4	KPROBE_ARM_STEP_END, where the step ends
- *   slot + 8	two BREAKPOINT_INSTRUCTIONs, never reached
+ *   slot + 0	the probed instruction (2 or 4 bytes)
+ *   then	its step end (KPROBE_ARM_STEP_END, KPROBE_THUMB_STEP_END)
+ *   then	breakpoints, never reached
  */
 #define KPROBE_SLOT_INSNS	4
 #define KPROBE_SLOT_BYTES	(KPROBE_SLOT_INSNS * KPROBE_ARM_INSN_SIZE)
@@ -70,7 +86,9 @@ typedef u32 kprobe_opcode_t;
  *	decoder's shared simulations expect.
  * @api: what the shared decoder (arch/arm/probes/decode.c) filled: the
  *	condition check, and the handler of the shared simulations
- * @insn: the original instruction
+ * @insn: the original instruction; a 32-bit Thumb one has its first
+ *	halfword in the upper half
+ * @size: its length in bytes: 4, or 2 for a 16-bit Thumb instruction
  * @stm_pc: the instruction is an STM that stores the pc: the step's end
  *	puts the probed address + 8 where the copy stored its own pc
  */
@@ -79,6 +97,7 @@ struct arch_specific_insn {
 	probes_insn_handler_t *simulate;
 	struct arch_probes_insn api;
 	u32 insn;
+	u8 size;
 	bool stm_pc;
 };
 

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The kretprobe return trampoline (32-bit ARM, ARM instruction set).
+ * The kretprobe return trampoline (32-bit ARM): ARM code in an ARM-mode
+ * kernel, Thumb-2 code in a Thumb-2 one (the kernel's default instruction
+ * set; every instruction below exists in both).  In a Thumb-2 kernel the
+ * address arch_prepare_kretprobe() puts in lr has bit 0 set, as the
+ * symbol of a Thumb function has, and so has the real return address:
+ * both returns stay in Thumb state.
  *
  * arch_prepare_kretprobe() put this symbol in the probed function's lr,
  * so its return lands here with sp and fp back at their values at entry
@@ -34,7 +39,6 @@
 #define KRP_FRAME	(PT_REGS_SIZE + KRP_RECORD)
 
 	.text
-	.arm
 	.align	2
 ENTRY(arch_kretprobe_trampoline)
 UNWIND(	.fnstart	)

@@ -16,7 +16,6 @@
 
 #include <linux/kprobes_arch.h>
 #include <linux/module.h>
-#include <linux/rcupdate.h>
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
@@ -28,7 +27,6 @@
  * SYM_FUNC_START() opens every function with "bti c", BTI or not.
  */
 #define KPAS_OFF	AARCH64_INSN_SIZE
-
 
 /* What a target returns for x: written out, not asked of the CPU. */
 enum kpas_result {
@@ -106,19 +104,6 @@ static const long kpas_args[] = {
 	0, 1, -1, 0x0123456789abcdefL, -0x7fffffff00000010L,
 };
 
-/* Is the site at @addr simulated (one exception per hit)? */
-static bool kpas_simulated(void *addr)
-{
-	struct kprobe_hit_site *p;
-	bool ret;
-
-	rcu_read_lock();
-	p = kprobe_hit_find((unsigned long)addr);
-	ret = p && arch_kprobe_boostable(p);
-	rcu_read_unlock();
-	return ret;
-}
-
 /*
  * What the post handler saw of the first argument register and the pc,
  * checked against the result and the next instruction.
@@ -148,8 +133,8 @@ static void register_only_instructions_simulated(struct kunit *test)
 			want[j] = kpas_want(t, kpas_args[j]);
 		KUNIT_ASSERT_EQ_MSG(test, kpkt_register(test, &pp->kp), 0,
 				    "%s", t->insn);
-		KUNIT_EXPECT_EQ_MSG(test, kpas_simulated(addr), t->simulated,
-				    "%s: simulated", t->insn);
+		KUNIT_EXPECT_EQ_MSG(test, kpkt_site_boostable(addr),
+				    t->simulated, "%s: simulated", t->insn);
 		for (j = 0; j < ARRAY_SIZE(kpas_args); j++)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    kpkt_call(t->fn, kpas_args[j]),
@@ -175,7 +160,7 @@ static void post_handler_sees_the_result(struct kunit *test)
 
 	pp->kp.post_handler = kpas_post;
 	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
-	KUNIT_ASSERT_TRUE(test, kpas_simulated(addr));
+	KUNIT_ASSERT_TRUE(test, kpkt_site_boostable(addr));
 	KUNIT_EXPECT_EQ(test, kpkt_call(kpas_add, x), x + 0x123);
 	KUNIT_EXPECT_EQ(test, kpkt_post_hits(pp), 1);
 	KUNIT_EXPECT_EQ(test, kpas_post_x0, (unsigned long)(x + 0x123));

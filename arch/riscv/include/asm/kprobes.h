@@ -17,7 +17,10 @@
  * the copy and traps on the breakpoint behind it, where the post handler
  * runs and the hart resumes after the probed instruction.  Instructions
  * whose result depends on their own address (auipc, jal, jalr, branches
- * and their compressed forms) are simulated in C instead; those that
+ * and their compressed forms) are simulated in C instead, and so are the
+ * common register-only ones (the base ISA's arithmetic, logic, shifts,
+ * lui, mv, nop and their compressed forms), whose hit then takes one
+ * ebreak instead of two; those that
  * cannot be run anywhere but in place (trap-state CSRs, ecall/ebreak/
  * sret/wfi, lr/sc) are refused.  The code is in arch/riscv/kernel/probes/.
  */

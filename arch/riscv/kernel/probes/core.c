@@ -3,9 +3,10 @@
  * riscv kprobes: the architecture half of the kprobes contract.
  *
  * Preparing a probe decodes its instruction (decode.c) and, unless it is
- * simulated (simulate.c), writes a copy of it followed by a breakpoint
- * into an instruction slot.  Arming writes a breakpoint over the
- * instruction's first parcel (see <asm/kprobes.h>).  A hit then goes:
+ * simulated (simulate.c: pc-relative and register-only instructions),
+ * writes a copy of it followed by a breakpoint into an instruction slot.
+ * Arming writes a breakpoint over the instruction's first parcel (see
+ * <asm/kprobes.h>).  A hit then goes:
  *
  *   1. handle_break() calls kprobe_breakpoint_handler() with epc at the
  *      probe address; it finds the site and runs the pre handler (state
@@ -359,6 +360,21 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	memcpy(head, text, d.ainsn.len);
 	return kprobe_slot_fill(p, head, d.ainsn.len / sizeof(*head),
 				kprobe_riscv_write_slot, why);
+}
+
+/**
+ * arch_kprobe_boostable() - does a hit on @p take one ebreak only?
+ * @p: a prepared site
+ *
+ * A simulated instruction (simulate.c: pc-relative or register-only) is
+ * computed in the breakpoint trap, post handler included; a copy in a
+ * slot ends with a second ebreak, post handler or not.
+ *
+ * Return: true when @p's instruction is simulated.
+ */
+bool arch_kprobe_boostable(struct kprobe_hit_site *p)
+{
+	return p->ainsn.kind == KPROBE_INSN_SIMULATE;
 }
 
 /*

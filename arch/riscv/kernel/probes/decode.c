@@ -5,8 +5,12 @@
  * Pure functions of the instruction's bytes.  Every instruction is either
  * stepped (a copy runs in a slot; the same registers give the same result
  * at any address), simulated (its result depends on its own address:
- * auipc, jumps and branches, including the compressed ones), or refused,
- * with a reason, because it cannot run anywhere but in place.
+ * auipc, jumps and branches, including the compressed ones; or it only
+ * computes a register from registers and an immediate, the common
+ * arithmetic of the base ISA, where simulating spares the slot's second
+ * ebreak), or refused, with a reason, because it cannot run anywhere but
+ * in place.  Loads and stores are stepped: the copy faults exactly where
+ * the original would.
  */
 #include "riscv-kprobes.h"
 
@@ -14,12 +18,18 @@
 #include <asm/insn.h>
 
 /* Opcodes (bits 6:0) of the 32-bit instructions we look into. */
+#define KP_OP_OP_IMM		0x13
+#define KP_OP_OP_IMM_32		0x1b
+#define KP_OP_OP		0x33
+#define KP_OP_OP_32		0x3b
+#define KP_OP_LUI		0x37
 #define KP_OP_AMO		0x2f
 #define KP_OP_SYSTEM		RVG_OPCODE_SYSTEM
 
 /* Fields of a 32-bit instruction. */
 #define KP_FUNCT3(insn)		(((insn) >> 12) & 0x7)
 #define KP_FUNCT5(insn)		((insn) >> 27)
+#define KP_FUNCT7(insn)		((insn) >> 25)
 #define KP_CSR(insn)		((insn) >> 20)
 
 /* AMO funct5 values of the reservation pair. */
@@ -69,6 +79,104 @@ static bool kprobe_c_rs1_nonzero(u32 insn)
 static bool kprobe_c_jal_exists(u32 insn)
 {
 	return IS_ENABLED(CONFIG_32BIT);
+}
+
+/* c.addiw (rv64 only; rd x0 is reserved) */
+static bool kprobe_c_addiw_exists(u32 insn)
+{
+	return IS_ENABLED(CONFIG_64BIT) && ((insn >> 7) & 0x1f);
+}
+
+/* c.lui and c.addi16sp: an immediate of 0 is reserved */
+static bool kprobe_c_lui_valid(u32 insn)
+{
+	return (insn & 0x107c) != 0;
+}
+
+/*
+ * Quadrant 1 funct3 4: the shifts (rv32: shamt[5] must be 0), c.andi and
+ * the register pairs; bit 12 with bits 6:5 2 or 3 is another extension's
+ * (Zcb's c.mul, c.zext.*, c.not), and c.subw/c.addw exist on rv64 only.
+ */
+static bool kprobe_c_arith_known(u32 insn)
+{
+	unsigned int op2 = (insn >> 10) & 3;
+
+	if (op2 < 2)
+		return IS_ENABLED(CONFIG_64BIT) || !(insn & BIT(12));
+	if (op2 == 2 || !(insn & BIT(12)))
+		return true;
+	return IS_ENABLED(CONFIG_64BIT) && !(insn & BIT(6));
+}
+
+/* c.slli: rv32's shamt[5] must be 0 */
+static bool kprobe_c_slli_valid(u32 insn)
+{
+	return IS_ENABLED(CONFIG_64BIT) || !(insn & BIT(12));
+}
+
+/* c.mv and c.add: rs2 x0 is c.jr, c.jalr or c.ebreak */
+static bool kprobe_c_rs2_nonzero(u32 insn)
+{
+	return (insn >> 2) & 0x1f;
+}
+
+/*
+ * OP-IMM: only the shifts have a funct6 (bits 31:26) to check: 0, or
+ * 0x10 for srai; the bit-manipulation extensions use the others.  rv32
+ * has a 5-bit shamt: bit 25 must be 0 there.
+ */
+static bool kprobe_op_imm_known(u32 insn)
+{
+	u32 funct6 = insn >> 26;
+
+	if (KP_FUNCT3(insn) != 1 && KP_FUNCT3(insn) != 5)
+		return true;
+	if (IS_ENABLED(CONFIG_32BIT) && (insn & BIT(25)))
+		return false;
+	return !funct6 || (KP_FUNCT3(insn) == 5 && funct6 == 0x10);
+}
+
+/* OP-IMM-32 (rv64): addiw, slliw, srliw, sraiw */
+static bool kprobe_op_imm32_known(u32 insn)
+{
+	switch (KP_FUNCT3(insn)) {
+	case 0:
+		return IS_ENABLED(CONFIG_64BIT);
+	case 1:
+		return IS_ENABLED(CONFIG_64BIT) && !KP_FUNCT7(insn);
+	case 5:
+		return IS_ENABLED(CONFIG_64BIT) &&
+		       (!KP_FUNCT7(insn) || KP_FUNCT7(insn) == 0x20);
+	}
+	return false;
+}
+
+/*
+ * OP: the base instructions have funct7 0, or 0x20 for sub and sra; the
+ * others are M (mul, div: left to the slot) and bit manipulation.
+ */
+static bool kprobe_op_known(u32 insn)
+{
+	if (!KP_FUNCT7(insn))
+		return true;
+	return KP_FUNCT7(insn) == 0x20 &&
+	       (KP_FUNCT3(insn) == 0 || KP_FUNCT3(insn) == 5);
+}
+
+/* OP-32 (rv64): addw, subw, sllw, srlw, sraw */
+static bool kprobe_op32_known(u32 insn)
+{
+	if (!IS_ENABLED(CONFIG_64BIT))
+		return false;
+	switch (KP_FUNCT3(insn)) {
+	case 0:
+	case 5:
+		return !KP_FUNCT7(insn) || KP_FUNCT7(insn) == 0x20;
+	case 1:
+		return !KP_FUNCT7(insn);
+	}
+	return false;
 }
 
 /* funct3 2 and 3 of the branch opcode are reserved. */
@@ -126,6 +234,15 @@ static const struct kprobe_insn_rule kprobe_rules[] = {
 	{ 0xe003, 0x2001, 2, kprobe_c_jal_exists, kprobe_sim_c_jal },
 	{ 0xe003, 0xc001, 2, NULL, kprobe_sim_c_bz },
 	{ 0xe003, 0xe001, 2, NULL, kprobe_sim_c_bz },
+	/* register-only: one ebreak per hit instead of two */
+	{ 0xe003, 0x0001, 2, NULL, kprobe_sim_c_imm },
+	{ 0xe003, 0x2001, 2, kprobe_c_addiw_exists, kprobe_sim_c_imm },
+	{ 0xe003, 0x4001, 2, NULL, kprobe_sim_c_imm },
+	{ 0xe003, 0x6001, 2, kprobe_c_lui_valid, kprobe_sim_c_imm },
+	{ 0xe003, 0x8001, 2, kprobe_c_arith_known, kprobe_sim_c_arith },
+	{ 0xe003, 0x0002, 2, kprobe_c_slli_valid, kprobe_sim_c_reg },
+	{ 0xf003, 0x8002, 2, kprobe_c_rs2_nonzero, kprobe_sim_c_reg },
+	{ 0xf003, 0x9002, 2, kprobe_c_rs2_nonzero, kprobe_sim_c_reg },
 
 	/* ---- 32-bit ---- */
 	{ 0x0000007f, 0x0000006f, 4, NULL, kprobe_sim_jal },
@@ -134,6 +251,13 @@ static const struct kprobe_insn_rule kprobe_rules[] = {
 	  "a reserved branch encoding" },
 	{ 0x0000007f, 0x00000063, 4, NULL, kprobe_sim_branch },
 	{ 0x0000007f, 0x00000017, 4, NULL, kprobe_sim_auipc },
+	/* register-only: one ebreak per hit instead of two */
+	{ 0x0000007f, KP_OP_OP_IMM, 4, kprobe_op_imm_known, kprobe_sim_op_imm },
+	{ 0x0000007f, KP_OP_OP_IMM_32, 4, kprobe_op_imm32_known,
+	  kprobe_sim_op_imm },
+	{ 0x0000007f, KP_OP_OP, 4, kprobe_op_known, kprobe_sim_op },
+	{ 0x0000007f, KP_OP_OP_32, 4, kprobe_op32_known, kprobe_sim_op },
+	{ 0x0000007f, KP_OP_LUI, 4, NULL, kprobe_sim_lui },
 	{ 0x0000007f, KP_OP_AMO, 4, kprobe_insn_is_lr_sc, NULL, false,
 	  "lr/sc: the breakpoint trap would break the reservation" },
 	{ 0x0000007f, KP_OP_SYSTEM, 4, kprobe_csr_is_trap_state, NULL, false,

@@ -8,7 +8,9 @@
  *
  *   decode.c     pure: an instruction in, a struct kprobe_decoded out
  *                (its length, step or simulate, or why it is refused)
- *   simulate.c   the simulation routines (trap path)
+ *   simulate.c   the simulation routines (trap path): what depends on
+ *                its own address, and the common register-only
+ *                instructions, whose hit then takes one ebreak, not two
  *   core.c       prepare/arm/disarm/remove, the breakpoint and fault
  *                handlers, the state machine, address and blacklist hooks
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
@@ -78,6 +80,19 @@ void kprobe_sim_c_jalr(const struct arch_specific_insn *ai,
 		       unsigned long addr, struct pt_regs *regs);
 void kprobe_sim_c_bz(const struct arch_specific_insn *ai, unsigned long addr,
 		     struct pt_regs *regs);
+/* ... and the register-only ones, which spare the slot's second ebreak */
+void kprobe_sim_op_imm(const struct arch_specific_insn *ai,
+		       unsigned long addr, struct pt_regs *regs);
+void kprobe_sim_op(const struct arch_specific_insn *ai, unsigned long addr,
+		   struct pt_regs *regs);
+void kprobe_sim_lui(const struct arch_specific_insn *ai, unsigned long addr,
+		    struct pt_regs *regs);
+void kprobe_sim_c_imm(const struct arch_specific_insn *ai,
+		      unsigned long addr, struct pt_regs *regs);
+void kprobe_sim_c_arith(const struct arch_specific_insn *ai,
+			unsigned long addr, struct pt_regs *regs);
+void kprobe_sim_c_reg(const struct arch_specific_insn *ai,
+		      unsigned long addr, struct pt_regs *regs);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

@@ -17,7 +17,6 @@
 #include <linux/kprobes_arch.h>
 #include <linux/module.h>
 #include <linux/hardirq.h>
-#include <linux/rcupdate.h>
 #include <linux/stacktrace.h>
 #include <asm/insn.h>
 #include <asm/ptrace.h>
@@ -202,21 +201,6 @@ static struct kpbt_target *kpbt_target_or_skip(struct kunit *test,
 	return NULL;
 }
 
-/* Is the site at @addr boosted whenever it has no post handler? */
-static bool kpbt_boostable(void *addr)
-{
-	struct kprobe_hit_site *p;
-	bool ret;
-
-	if (!KPKT_BUILTIN)
-		return false;
-	rcu_read_lock();
-	p = kprobe_hit_find((unsigned long)addr);
-	ret = p && arch_kprobe_boostable(p);
-	rcu_read_unlock();
-	return ret;
-}
-
 #define KPBT_MAX_PAIRS	4
 
 /*
@@ -268,10 +252,10 @@ static void kpbt_each_insn(struct kunit *test, kpkt_fn_t fn)
 		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%pS", addr);
 		if (ret)
 			continue;
-		if (kpbt_boostable(addr))
+		if (kpkt_site_boostable(addr))
 			boosted++;
 		if (tg->expect[i] != KPBT_ANY)
-			KUNIT_EXPECT_EQ_MSG(test, kpbt_boostable(addr),
+			KUNIT_EXPECT_EQ_MSG(test, kpkt_site_boostable(addr),
 					    tg->expect[i] == KPBT_BOOST,
 					    "%pS: boosted?", addr);
 		calls = kpkt_run(test, &ref, "one instruction probed");
@@ -333,7 +317,7 @@ static void instruction_with_fixup_not_boosted(struct kunit *test)
 	pp = kpkt_probe_new(test, (void *)addr, NULL, 0);
 	pp->kp.post_handler = NULL;
 	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
-	KUNIT_EXPECT_FALSE(test, kpbt_boostable((void *)addr));
+	KUNIT_EXPECT_FALSE(test, kpkt_site_boostable((void *)addr));
 	KUNIT_EXPECT_EQ(test, kpkt_call(kpbt_peek, (long)&good), good);
 	KUNIT_EXPECT_EQ(test, kpkt_call(kpbt_peek, (long)kpkt_bad_addr),
 			(long)-EFAULT);
@@ -389,7 +373,7 @@ static void interrupt_flag_kept_after_boost(struct kunit *test)
 		ip[i]->kp.pre_handler = kpbt_if_pre;
 		KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp[i]->kp), 0);
 		KUNIT_ASSERT_EQ(test, kpkt_register(test, &ip[i]->kp), 0);
-		KUNIT_EXPECT_TRUE_MSG(test, kpbt_boostable(pp[i]->kp.addr),
+		KUNIT_EXPECT_TRUE_MSG(test, kpkt_site_boostable(pp[i]->kp.addr),
 				      "%pS", pp[i]->kp.addr);
 	}
 
@@ -428,7 +412,7 @@ static void post_handler_unboosts(struct kunit *test)
 	pp = kpkt_probe_new(test, addr, NULL, 0);
 	pp->kp.post_handler = NULL;
 	KUNIT_ASSERT_EQ(test, kpkt_register(test, &pp->kp), 0);
-	KUNIT_EXPECT_TRUE(test, kpbt_boostable(addr));
+	KUNIT_EXPECT_TRUE(test, kpkt_site_boostable(addr));
 	calls = kpkt_run(test, &ref, "boosted");
 	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(pp), calls);
 
@@ -547,7 +531,7 @@ static void post_handler_without_second_trap(struct kunit *test)
 						    (void *)addr);
 			KUNIT_EXPECT_EQ_MSG(test, atomic_read(&pp->bad_ctx), 0,
 					    "%pS", (void *)addr);
-			if (kpbt_boostable((void *)addr)) {
+			if (kpkt_site_boostable((void *)addr)) {
 				trampolined += hits > 0;
 				KUNIT_EXPECT_EQ_MSG(test,
 						    atomic_read(&pp->in_trap),

@@ -45,13 +45,13 @@ arch/arm/probes/kprobes/test-thumb.c
 arch/arm/include/asm/kprobes.h
 '
 
-# patches/0025: flush_tlb_kernel_range() cuts over to a full flush beyond
+# patches/0026: flush_tlb_kernel_range() cuts over to a full flush beyond
 # 512 pages.  Without it the vmap purge after a module's init (and after
 # kprobes free a slot page) flushes ~200,000 pages one by one: under TCG
 # the flushing CPU stalls for minutes, and a stop_machine() meanwhile (as
 # upstream's optimizer does) holds the other; the bench's baseline stopped
 # there.
-BASE_FIXES='0025'
+BASE_FIXES='0026'
 
 # Debian's armhf busybox-static and bash-static, downloaded and unpacked
 # by deps.sh as arm64's; the guest's helpers are built with the cross

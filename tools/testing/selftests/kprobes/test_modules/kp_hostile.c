@@ -269,11 +269,17 @@ static void kh_note(struct kh_ctx *c, const char *fmt, ...)
 	va_end(args);
 }
 
+/* The text of a function: a Thumb-2 kernel's function pointers have bit 0 set. */
+static unsigned long kh_text(const void *fn)
+{
+	return (unsigned long)fn & ~(unsigned long)IS_ENABLED(CONFIG_THUMB2_KERNEL);
+}
+
 static void kh_region(struct kh_ctx *c, const void *addr, size_t len)
 {
 	if (c->nr_regions == KH_REGIONS)
 		return;
-	c->region[c->nr_regions].addr = (unsigned long)addr;
+	c->region[c->nr_regions].addr = kh_text(addr);
 	c->region[c->nr_regions].len = min_t(size_t, len, KH_TEXT);
 	c->nr_regions++;
 }
@@ -602,6 +608,8 @@ static int kh_int3(struct kh_ctx *c)
 
 static int kh_ftrace_mid(struct kh_ctx *c)
 {
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
+		return kh_no(c, "Thumb-2: offset 1 is a function pointer's bit 0");
 	c->off = 1;
 	return kh_kernel_sym(c);
 }
@@ -763,7 +771,7 @@ static int kh_off_past_text(struct kh_ctx *c)
 	unsigned long end = (unsigned long)text->base + text->size;
 
 	c->sym = "kh_target";
-	c->off = end - (unsigned long)kh_target;
+	c->off = end - kh_text(kh_target);
 	kh_region(c, kh_target, KH_TEXT);
 	kh_region(c, (void *)end, KH_TEXT);
 	return 0;
@@ -792,11 +800,17 @@ static int kh_flags_disabled(struct kh_ctx *c)
 	return kh_at_target(c);
 }
 
-/* kh_target + 1: not a function entry (for kretprobes). */
+/*
+ * kh_target + 1: not a function entry (for kretprobes).  In a Thumb-2
+ * kernel an odd offset is taken for a function pointer's bit 0: the
+ * second instruction instead.
+ */
 static int kh_not_entry(struct kh_ctx *c)
 {
 	c->sym = "kh_target";
 	c->off = 1;
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
+		c->off = *(u16 *)kh_text(kh_target) >= 0xe800 ? 4 : 2;
 	kh_region(c, kh_target, KH_TEXT);
 	return 0;
 }

@@ -272,6 +272,15 @@ static bool kpm_target_up;
 /* A target to load: target= names it. */
 static bool kpm_targeted;
 
+/*
+ * The text of a function: a Thumb-2 kernel's function pointers have bit 0
+ * set, the address of its first instruction does not.
+ */
+static unsigned long kpm_text_of(const void *fn)
+{
+	return (unsigned long)fn & ~(unsigned long)IS_ENABLED(CONFIG_THUMB2_KERNEL);
+}
+
 static bool kpm_there(unsigned int f)
 {
 	return !!kpm_funcs[f].fn;
@@ -436,7 +445,7 @@ static int kpm_thread(void *arg)
 
 static unsigned long kpm_addr(unsigned int f, unsigned int place)
 {
-	return (unsigned long)kpm_funcs[f].fn + kpm_funcs[f].places[place];
+	return kpm_text_of(kpm_funcs[f].fn) + kpm_funcs[f].places[place];
 }
 
 static const char *kpm_kind(struct kpm_slot *s)
@@ -533,7 +542,7 @@ static unsigned int kpm_size(void *fn)
 	unsigned long size;
 	char *slash;
 
-	sprint_symbol(buf, (unsigned long)fn);
+	sprint_symbol(buf, kpm_text_of(fn));
 	slash = strchr(buf, '/');
 	if (!slash || sscanf(slash + 1, "%lx", &size) != 1)
 		return 0;
@@ -547,7 +556,7 @@ static void kpm_find_neighbours(unsigned int f)
 
 	for (g = 0; g < KPM_FUNCS; g++) {
 		struct kpm_func *gu = &kpm_funcs[g];
-		const u8 *now = (const u8 *)gu->fn;
+		const u8 *now = (const u8 *)kpm_text_of(gu->fn);
 
 		if (g == f || !now)
 			continue;
@@ -578,7 +587,7 @@ static void kpm_calibrate(unsigned int f)
 	for (off = 0; off < fu->size && n < KPM_PLACES;
 	     off += sizeof(kprobe_opcode_t)) {
 		memset(&s->kp, 0, sizeof(s->kp));
-		s->kp.addr = (kprobe_opcode_t *)((unsigned long)fu->fn + off);
+		s->kp.addr = (kprobe_opcode_t *)(kpm_text_of(fu->fn) + off);
 		s->kp.pre_handler = kpm_pre;
 		atomic_set(&s->live, 1);
 		if (register_kprobe(&s->kp))
@@ -701,8 +710,8 @@ static bool kpm_in_targets(unsigned long addr)
 	unsigned int f, i;
 
 	for (f = 0; f < KPM_FUNCS; f++)
-		if (kpm_there(f) && addr >= (unsigned long)kpm_funcs[f].fn &&
-		    addr < (unsigned long)kpm_funcs[f].fn + kpm_funcs[f].size)
+		if (kpm_there(f) && addr >= kpm_text_of(kpm_funcs[f].fn) &&
+		    addr < kpm_text_of(kpm_funcs[f].fn) + kpm_funcs[f].size)
 			return true;
 	for (i = 0; i < min_t(uint, kpm_loads, KPM_PAST); i++)
 		if (addr >= kpm_past[i].start && addr < kpm_past[i].end)
@@ -829,12 +838,12 @@ static const char *kpm_text_wrong(unsigned int *where)
 			continue;
 		if (fu->neighbour >= 0 && any[fu->neighbour])
 			len = fu->own;
-		if (!any[f] && memcmp(fu->fn, fu->text, len))
+		if (!any[f] && memcmp((void *)kpm_text_of(fu->fn), fu->text, len))
 			return "changed, with no probe registered";
 	}
 	for (i = 0; i < KPM_SLOTS; i++) {
 		struct kpm_slot *s = &kpm_slots[i];
-		unsigned long off = s->at - (unsigned long)kpm_funcs[s->fn].fn;
+		unsigned long off = s->at - kpm_text_of(kpm_funcs[s->fn].fn);
 
 		*where = s->fn;
 		if (s->reg && s->on && !s->gone && off < KPM_SCAN &&
@@ -1262,7 +1271,7 @@ static int kpm_load(struct kpm_slot *boot, unsigned int boot_calls, bool fail)
 			memcpy(fu->text, fu->first, sizeof(fu->text));
 			continue;
 		}
-		memcpy(fu->text, fu->fn, sizeof(fu->text));
+		memcpy(fu->text, (void *)kpm_text_of(fu->fn), sizeof(fu->text));
 		if (!kpm_loads)
 			memcpy(fu->first, fu->text, sizeof(fu->first));
 		else if (memcmp(fu->first, fu->text, fu->size))
@@ -1293,7 +1302,7 @@ static int kpm_unload(void)
 	kpm_past[past].start = ULONG_MAX;
 	kpm_past[past].end = 0;
 	for (f = KPM_CORE; f < KPM_FUNCS; f++) {
-		unsigned long start = (unsigned long)kpm_funcs[f].fn;
+		unsigned long start = kpm_text_of(kpm_funcs[f].fn);
 
 		kpm_past[past].start = min(kpm_past[past].start, start);
 		kpm_past[past].end = max(kpm_past[past].end, start + kpm_funcs[f].size);
@@ -1475,7 +1484,8 @@ static void kpm_run(void)
 		kpm_funcs[i].size = kpm_size(kpm_funcs[i].fn);
 		kpm_funcs[i].own = kpm_funcs[i].size;
 		kpm_funcs[i].neighbour = -1;
-		memcpy(kpm_funcs[i].text, kpm_funcs[i].fn, sizeof(kpm_funcs[i].text));
+		memcpy(kpm_funcs[i].text, (void *)kpm_text_of(kpm_funcs[i].fn),
+		       sizeof(kpm_funcs[i].text));
 	}
 	/*
 	 * Every function's text is taken before any is calibrated: on

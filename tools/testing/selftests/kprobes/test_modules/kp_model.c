@@ -125,7 +125,7 @@
 #define KPM_SLOTS	(KPM_KPROBES + KPM_KRETPROBES)
 #define KPM_BATCH	4
 #define KPM_CMP		4	/* bytes that show a probe armed */
-#define KPM_HISTORY	12
+#define KPM_HISTORY	40
 #define KPM_LIST_BUF	(16 * 1024)
 #define KPM_LIST_MAX	64
 #define KPM_SETTLE_MS	1000
@@ -271,6 +271,18 @@ static struct kpm_func kpm_funcs[KPM_FUNCS + 1] = {
 static bool kpm_target_up;
 /* A target to load: target= names it. */
 static bool kpm_targeted;
+/* The target is loaded (LIVE, its init returned 0). */
+static bool kpm_loaded;
+/*
+ * The target's init text outlives its init where the module loader lays
+ * .init sections out with the rest (powerpc64's module_init_section() is
+ * always false): kpmt_boot() is then text of the loaded target like its
+ * others, never called again, and a probe on it stays until the unload.
+ * Learnt at each COMING; kpm_boot_at is kpmt_boot()'s address once a
+ * registration on it told it (0: not known).
+ */
+static bool kpm_init_kept;
+static unsigned long kpm_boot_at;
 
 /*
  * The text of a function: a Thumb-2 kernel's function pointers have bit 0
@@ -284,6 +296,12 @@ static unsigned long kpm_text_of(const void *fn)
 static bool kpm_there(unsigned int f)
 {
 	return !!kpm_funcs[f].fn;
+}
+
+/* kpmt_boot() can be found by name, its target loaded. */
+static bool kpm_boot_there(void)
+{
+	return kpm_init_kept && kpm_loaded;
 }
 
 /* Called through a pointer the compiler cannot see through. */
@@ -509,6 +527,8 @@ static void kpm_registered(struct kpm_slot *s)
 	s->reg = true;
 	s->on = true;
 	s->at = (unsigned long)kpm_kp(s)->addr;
+	if (s->fn == KPM_BOOT)
+		kpm_boot_at = s->at;
 }
 
 static void kpm_unregistered(struct kpm_slot *s)
@@ -719,7 +739,7 @@ static bool kpm_in_targets(unsigned long addr)
 	for (i = 0; i < KPM_SLOTS; i++)
 		if (kpm_slots[i].gone && addr == kpm_slots[i].at)
 			return true;
-	return false;
+	return kpm_boot_there() && addr == kpm_boot_at;
 }
 
 /*
@@ -928,11 +948,11 @@ static bool kpm_pick_place(unsigned int *f, unsigned int *place, bool gone_too)
 /*
  * What registering @s, filled for its place, must return: a symbol whose
  * text is not there (an unloaded target's, kpmt_boot() once the target's
- * init returned) is unknown.
+ * init returned and freed its text) is unknown.
  */
 static int kpm_expect(struct kpm_slot *s)
 {
-	if (!kpm_there(s->fn))
+	if (!kpm_there(s->fn) && !(s->fn == KPM_BOOT && kpm_boot_there()))
 		return -ENOENT;
 	return s->is_ret ? kpm_funcs[s->fn].ret_answer[s->place] : 0;
 }
@@ -1173,7 +1193,6 @@ static void kpm_op_call(void)
  * helpers, which this task waits for: the sequence's module init runs on
  * meanwhile, and the target's own init runs in the helper.
  */
-static bool kpm_loaded;
 static struct kpm_slot *kpm_boot_slot;	/* to register on kpmt_boot() */
 static int kpm_boot_ret;		/* what that returned */
 /*
@@ -1206,6 +1225,8 @@ static int kpm_module_event(struct notifier_block *nb, unsigned long state,
 
 	if (strcmp(mod->name, KPMT_NAME))
 		return NOTIFY_DONE;
+	if (state == MODULE_STATE_COMING)
+		kpm_init_kept = !mod->mem[MOD_INIT_TEXT].size;
 	if (state == MODULE_STATE_COMING && kpm_boot_slot) {
 		WRITE_ONCE(kpm_loader, current);
 		kpm_boot_ret = kpm_register(kpm_boot_slot);
@@ -1309,6 +1330,7 @@ static int kpm_unload(void)
 		kpm_funcs[f].fn = NULL;
 	}
 	kpm_loaded = false;
+	kpm_boot_at = 0;
 	/* Its probes are GONE: registered, never hit again. */
 	for (i = 0; i < KPM_SLOTS; i++) {
 		s = &kpm_slots[i];
@@ -1373,8 +1395,11 @@ static void kpm_op_load(void)
 	kpm_stats.regs++;
 	if (f == KPM_BOOT)
 		kpm_hit(s, n);
-	/* Init text goes when init returns; all of it if init failed. */
-	if (f == KPM_BOOT || !kpm_loaded) {
+	/*
+	 * Init text goes when init returns, unless the loader keeps it; all
+	 * of it if init failed.
+	 */
+	if ((f == KPM_BOOT && !kpm_init_kept) || !kpm_loaded) {
 		kpm_stats.gone++;
 		s->gone = true;
 		atomic_set(&s->live, 0);

@@ -22,6 +22,12 @@ ALIASES=
 KARCH=
 # CROSS_COMPILE prefix (empty: native).
 CROSS=
+# Build the booted kernel and its modules with LLVM=<this> (e.g. -19:
+# clang-19, ld.lld-19, llvm-objcopy-19...) instead of CROSS's gcc, for a
+# configuration gcc cannot make (arm64-bti: ARM64_BTI_KERNEL needs
+# clang); CROSS stays kbuild's CROSS_COMPILE (clang's --target) and the
+# guest's helpers' gcc.  The gate row has its own, GATE_LLVM.
+LLVM=
 # Debian packages the build and boot need beyond deps.sh's common ones:
 # PACKAGE:TEST (TEST: a command, an absolute path, or one of deps.sh's
 # checks static-libc32, static-libc-cross), or PACKAGE alone (dpkg says

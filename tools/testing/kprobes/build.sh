@@ -44,7 +44,7 @@ export CCACHE_BASEDIR=$BUILD
 
 start=$(now)
 note "$KP_FLAVOUR: building with $JOBS jobs"
-kmake -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
+kmake -j"$JOBS" CC="ccache $KP_CC" HOSTCC="ccache gcc" \
 	KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" "$KP_IMAGE" modules
 
 # ARM's zImage carries the kernel through piggy.S, whose text never
@@ -56,7 +56,7 @@ kmake -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
 piggy=$KP_OBJ/arch/arm/boot/compressed/piggy.o
 if [ -f "$piggy" ]; then
 	rm -f "$piggy"
-	CCACHE_DISABLE=1 kmake -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
+	CCACHE_DISABLE=1 kmake -j"$JOBS" CC="ccache $KP_CC" HOSTCC="ccache gcc" \
 		KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" "$KP_IMAGE"
 fi
 

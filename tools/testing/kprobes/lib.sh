@@ -252,6 +252,16 @@ fi
 KP_KBUILD_ARCH=()
 [ -n "$(kp_arch KARCH)" ] && KP_KBUILD_ARCH+=(ARCH="$(kp_arch KARCH)")
 [ -n "$KP_CROSS" ] && KP_KBUILD_ARCH+=(CROSS_COMPILE="$KP_CROSS")
+# The kernel's compiler (KP_CC, run through ccache): CROSS's gcc, or with
+# LLVM (arm64-bti) clang<LLVM>, kbuild then given LLVM=<LLVM> for every
+# make (configuration, modules, the kselftests' modules and helpers), so
+# that Kconfig sees the compiler the build uses.
+KP_LLVM=$(kp_arch LLVM)
+KP_CC=${KP_CROSS}gcc
+if [ -n "$KP_LLVM" ]; then
+	KP_CC=clang$KP_LLVM
+	KP_KBUILD_ARCH+=(LLVM="$KP_LLVM")
+fi
 
 [ -n "$KP_BOOT_CONFIG" ] && [ -n "$KP_ARCH" ] && {
 	echo "$KP_PROG: DEBUG=1 is a boot of the x86-64 test kernel; not with ARCH=$KP_ARCH" >&2

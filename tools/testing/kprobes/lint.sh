@@ -52,11 +52,11 @@ for o in "${objs[@]}"; do
 	rm -f "$KP_OBJ/$o"
 done
 rc=0
-kmake -k -j"$JOBS" W=1 "${check[@]}" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
+kmake -k -j"$JOBS" W=1 "${check[@]}" CC="ccache $KP_CC" HOSTCC="ccache gcc" \
 	KCFLAGS="-fmacro-prefix-map=../src/=" "${objs[@]}" > "$log" 2>&1 || rc=$?
 # Back to the build's own flags, whatever happened above: the objects
 # were removed.
-kmake -s -j"$JOBS" CC="ccache ${KP_CROSS}gcc" HOSTCC="ccache gcc" \
+kmake -s -j"$JOBS" CC="ccache $KP_CC" HOSTCC="ccache gcc" \
 	KCFLAGS="-fmacro-prefix-map=../src/=" "${objs[@]}" > "$log.restore" 2>&1 ||
 	die "compiling the objects again without W=1 failed (see $log.restore); make build${KP_ARCH:+ ARCH=$KP_ARCH} restores them"
 drop_build_lock

@@ -831,7 +831,7 @@ check_config()
 		cat "${frags[@]}" > "$obj/kp-allconfig"
 		if ! { smake "$obj" -s KCONFIG_ALLCONFIG="$obj/kp-allconfig" allnoconfig &&
 		       grep -qE "$want" "$obj/.config" &&
-		       CCACHE_BASEDIR=$BUILD smake "$obj" -j"$JOBS" CC="ccache ${KP_CROSS}gcc" \
+		       CCACHE_BASEDIR=$BUILD smake "$obj" -j"$JOBS" CC="ccache $KP_CC" \
 				HOSTCC="ccache gcc" \
 				KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src/=" \
 				"${targets[@]}"; } > "$log" 2>&1; then

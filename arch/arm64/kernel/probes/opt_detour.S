@@ -68,9 +68,17 @@ kprobe_opt_template_oi:
 	.globl	kprobe_opt_template_end
 kprobe_opt_template_end:
 
-/* Where the record is, from the return address of the bl in a detour. */
-#define KPROBE_OPT_OI_FROM_RET \
-	(kprobe_opt_template_oi - kprobe_opt_template_call - 4)
+/*
+ * Where the record is, from the return address of the bl in a detour: a
+ * number, not the labels' difference, which LLVM's assembler cannot put
+ * in a load's offset (it leaves it to a fixup, which must be a multiple
+ * of the access size); checked against the labels here.  Not a multiple
+ * of 8 either: LDUR, whose offset is unscaled.
+ */
+#define KPROBE_OPT_OI_FROM_RET	20
+	.if	kprobe_opt_template_oi - kprobe_opt_template_call - 4 - KPROBE_OPT_OI_FROM_RET
+	.error	"KPROBE_OPT_OI_FROM_RET does not match kprobe_opt_template"
+	.endif
 
 	.text
 /*
@@ -97,7 +105,7 @@ alternative_if ARM64_HAS_PAN
 	orr	x2, x2, x3
 alternative_else_nop_endif
 	/* pc: oi->addr (opt.c checks that it is the record's first field) */
-	ldr	x0, [x30, #KPROBE_OPT_OI_FROM_RET]
+	ldur	x0, [x30, #KPROBE_OPT_OI_FROM_RET]
 	ldr	x1, [x0]
 	stp	x1, x2, [sp, #S_PC]
 	add	x2, sp, #PT_REGS_SIZE

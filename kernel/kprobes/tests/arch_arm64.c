@@ -4,7 +4,8 @@
  * instruction is one aligned 32-bit word; with DYNAMIC_FTRACE_WITH_ARGS
  * a traceable function opens with ftrace's two patchable instructions
  * (after a "bti c" where BTI is on), whose second, the BL, is an entry
- * probe's place with KPROBES_ON_FTRACE, else the body after them; the
+ * probe's place with KPROBES_ON_FTRACE, else the body after them; an
+ * untraced function's entry probe goes past a "bti c" that opens it; the
  * handlers of a probe there see the registers ftrace_regs holds and 0
  * for the others (arch/arm64/kernel/probes/ftrace.c).
  */
@@ -23,12 +24,16 @@
 
 unsigned long kpkt_arch_entry_end(unsigned long start)
 {
-	unsigned long site;
+	unsigned long site = 0;
 
-	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
-		return start;
-	site = ftrace_location(start);
-	return site ? site + MCOUNT_INSN_SIZE : start;
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
+		site = ftrace_location(start);
+	if (site)
+		return site + MCOUNT_INSN_SIZE;
+	/* An untraced function's "bti c", which its entry probe skips. */
+	if (aarch64_insn_is_bti(le32_to_cpu(*(__le32 *)start)))
+		return start + AARCH64_INSN_SIZE;
+	return start;
 }
 
 int kpkt_arch_insn(unsigned long addr, bool *ret, bool *pad)

@@ -526,21 +526,39 @@ void arch_remove_kprobe(struct kprobe_hit_site *p)
  * ops literal sits before the function's address).  The ftrace record is
  * the BL.  Where the function-entry probe of @func goes, as an offset:
  * with KPROBES_ON_FTRACE the BL itself, a probe armed through ftrace
- * (ftrace.c); without, the first instruction after it.  0 for a function
- * without that entry.
+ * (ftrace.c); without, the first instruction after it.
+ *
+ * A function without that entry may still open with a BTI landing pad:
+ * every assembly function does (SYM_FUNC_START), and with BTI_KERNEL
+ * every C function that does not sign its return address.  The entry
+ * probe goes after it, as x86's goes after an ENDBR: the pad has no
+ * effect on any register, and a jump-optimized probe cannot replace it
+ * (a B is no landing pad: an indirect call would take a Branch Target
+ * exception), while the instruction after it can.  A PACIASP that opens
+ * a function is a landing pad too, but it signs the return address: the
+ * entry probe stays on it, where x30 is still the caller's plain return
+ * address (what a kretprobe replaces).  A BRK there is fine, BRK being
+ * valid after any branch.
+ *
+ * 0 for a function that opens with neither.
  */
 static unsigned long kprobe_entry_offset(unsigned long func)
 {
 	unsigned long site;
+	u32 insn;
 
-	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
-		return 0;
-	site = ftrace_location(func);
-	if (!site || site - func > 2 * AARCH64_INSN_SIZE)
-		return 0;
-	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
-		site += MCOUNT_INSN_SIZE;
-	return site - func;
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)) {
+		site = ftrace_location(func);
+		if (site && site - func <= 2 * AARCH64_INSN_SIZE) {
+			if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+				site += MCOUNT_INSN_SIZE;
+			return site - func;
+		}
+	}
+	if (!get_kernel_nofault(insn, (u32 *)func) &&
+	    aarch64_insn_is_bti(le32_to_cpu((__force __le32)insn)))
+		return AARCH64_INSN_SIZE;
+	return 0;
 }
 
 /**
@@ -556,7 +574,8 @@ static unsigned long kprobe_entry_offset(unsigned long func)
  * where every argument register, sp and lr are still as the caller left
  * them (ftrace_caller restores them; only x9 carries lr through it).
  * Offset 0 and that offset both mean "entry": "mov x9, x30" before the
- * BL is never probed for the entry.
+ * BL is never probed for the entry.  The entry of any other function
+ * that opens with a BTI landing pad is the instruction after the pad.
  *
  * Return: the address to probe.
  */
@@ -578,19 +597,19 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
  *
  * What bpf_get_func_ip() returns in a kprobe or kretprobe program: the
  * traced function's address, as in /proc/kallsyms, although the probe
- * sits inside ftrace's entry or past it (see arch_adjust_kprobe_addr()).
- * kallsyms takes no lock, so this works in the hit path.
+ * sits inside ftrace's entry, past it or past a "bti c" (see
+ * arch_adjust_kprobe_addr()).  kallsyms takes no lock, so this works in
+ * the hit path.
  *
- * Return: the function's address, or @p's address if it is not in or
- * past an ftrace entry.
+ * Return: the function's address, or @p's address if it is not a
+ * function's entry probe.
  */
 unsigned long arch_kprobe_entry_func_ip(const struct kprobe *p)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	unsigned long size, offset;
 
-	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) &&
-	    kallsyms_lookup_size_offset(addr, &size, &offset) && offset &&
+	if (kallsyms_lookup_size_offset(addr, &size, &offset) && offset &&
 	    kprobe_entry_offset(addr - offset) == offset)
 		return addr - offset;
 	return addr;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * KUnit suite of arm64's back-end, on the helpers of the generic kprobes
- * suites (kernel/kprobes/tests/kprobes_kunit.h):
+ * KUnit suites of arm64's back-end, on the helpers of the generic kprobes
+ * suites (kernel/kprobes/tests/kprobes_kunit.h), one module:
  *
  *   kprobes_arm64_simulate  register-only instructions computed in the
  *                           BRK handler (simulate.c): each kind gives the
  *                           result the CPU gives, in its 64- and 32-bit
  *                           forms, takes one exception (post handler
  *                           included), and what must stay in a slot does
+ *   kprobes_arm64_entry     where a function's entry probe goes past a
+ *                           landing pad (entry_kunit.c)
  *
  * Whether a site is simulated is asked of the architecture
  * (arch_kprobe_boostable(), <linux/kprobes_arch.h>): those checks run
@@ -190,6 +192,6 @@ static struct kunit_suite kpas_suite = {
 
 kunit_test_suite(kpas_suite);
 
-MODULE_DESCRIPTION("KUnit suite of arm64's kprobes back-end");
+MODULE_DESCRIPTION("KUnit suites of arm64's kprobes back-end");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -15,9 +15,11 @@
  * are all 4 bytes (no compressed forms): one shape, one size, whatever
  * the assembler would have chosen; so are powerpc's (which, using no TOC,
  * need no global entry point: the symbol is the function's only entry)
- * and arm64's (no BTI landing pad: the test kernel is built without
- * ARM64_BTI_KERNEL, which gcc cannot have).  s390's are 4 bytes each
- * (lgr, agr; the return is the 2-byte "br %r14"), the functions
+ * and arm64's; with ARM64_BTI_KERNEL (arm64-bti, built with clang) each
+ * function opens with "bti c", its landing pad for kpbench's calls
+ * through pointers, which a function-entry probe goes past, so that it
+ * is on the same instruction as in a kernel without.  s390's are 4
+ * bytes each (lgr, agr; the return is the 2-byte "br %r14"), the functions
  * halfword-aligned.  mips (32-bit) returns with "jr ra" and a nop in its
  * delay slot, and has no "ret" alias.  32-bit ARM uses the ARM
  * instruction set and caller-saved registers only.
@@ -60,6 +62,9 @@
 	.type \name, @function
 #endif
 \name:
+#ifdef CONFIG_ARM64_BTI_KERNEL
+	bti	c
+#endif
 .endm
 
 .macro kpb_endfunc name

@@ -327,11 +327,17 @@ static const char *kh_text_after(struct kh_ctx *c)
 	}
 }
 
-/* In the warm-up round: what the text at @kp's address is while registered. */
+/*
+ * In the warm-up round: what the text at @kp's address is while
+ * registered.  The address may be inside a region rather than at its
+ * start: an entry probe goes past a landing pad (x86's ENDBR, arm64's
+ * "bti c").
+ */
 static void kh_live(struct kh_ctx *c, struct kprobe *kp)
 {
 	unsigned long addr = (unsigned long)kp->addr;
 	u8 now[KH_TEXT];
+	size_t off;
 	int i;
 
 	if (!c->first)
@@ -339,9 +345,11 @@ static void kh_live(struct kh_ctx *c, struct kprobe *kp)
 	for (i = 0; i < c->nr_regions; i++) {
 		struct kh_region *r = &c->region[i];
 
-		if (r->addr != addr || !r->ok)
+		if (!r->ok || addr < r->addr || addr >= r->addr + r->len)
 			continue;
-		if (kh_read(addr, now, r->len) && !memcmp(now, r->before, r->len))
+		off = addr - r->addr;
+		if (kh_read(addr, now, r->len - off) &&
+		    !memcmp(now, r->before + off, r->len - off))
 			kh_note(c, " live=original");
 		else
 			kh_note(c, " live=CHANGED");

@@ -90,6 +90,24 @@ class ArchFileTest(unittest.TestCase):
 		      for k, v in c.items()}
 		self.assertEqual(bash, py)
 
+	def test_llvm_key(self):
+		"""LLVM builds the booted kernel with clang: every kbuild make
+		gets LLVM=, the compiler run through ccache is clang."""
+		conf = kparch.load('arm64-bti')
+		self.assertEqual(conf['VARIANT_OF'], 'arm64')
+		self.assertEqual(conf['LLVM'], '-19')
+		self.assertEqual(conf['QEMU'], kparch.load('arm64')['QEMU'])
+		script = '. ./lib.sh; printf "%s\\n" "$KP_CC" "${KP_KBUILD_ARCH[*]}"'
+		env = {k: v for k, v in os.environ.items() if k not in ('BASELINE', 'DEBUG', 'PROD', 'PREEMPT')}
+		for arch, cc, llvm in (('arm64-bti', 'clang-19', True),
+				       ('arm64', 'aarch64-linux-gnu-gcc', False)):
+			env['ARCH'] = arch
+			out = subprocess.run(['bash', '-c', script], cwd=HERE, env=env,
+					     capture_output=True, text=True, check=True).stdout
+			got_cc, kbuild = out.split('\n')[:2]
+			self.assertEqual(got_cc, cc, arch)
+			self.assertEqual('LLVM=-19' in kbuild.split(), llvm, arch)
+
 
 class ConsoleTest(unittest.TestCase):
 	def verdict(self, arch, log):

@@ -29,11 +29,11 @@ LLVM=-19
 REMOVED=
 # Booted by make check-all, not by CI: CI's cold budget (README: CI) has
 # no room for another booted kernel (measured 2026-12-06: 503 CPU-s of
-# cold clang build, a 12-minute boot); CI compiles its gate row, the
+# cold clang build, a 13-minute boot); CI compiles its gate row, the
 # back-end built by clang with landing pads.
 CI_BOOT=0
 # No KASAN here (kprobes-test-arm64-bti.config): the boot through every
-# test took 12 min on a loaded host, arm64's KASAN kernel 21.
+# test took 13 min on a loaded host, arm64's KASAN kernel 21.
 BOOT_TIMEOUT=1200
 # The gate's row: arm64's defconfig (GATE_DEFCONFIG, GATE_OPTIONS) built
 # with clang, where BTI_KERNEL (default y) is on: the back-end and every

@@ -90,6 +90,19 @@ config: CONFIG_PPC_PSERIES=y
 why: QEMU's pseries NVRAM is left unformatted by VOF (no SLOF); the kernel's nvram scan says so
 "
 HANG_PC='NIP\s+'
+# make hitcount: a call's return address is in the link register at the
+# callee's first instruction; arguments in r3 - r6.  A probe's trap is a
+# program check, taken at the relocation-on vector (AIL) or, in real
+# mode, at 0x700.  Decrementer interrupts still land in the stepped
+# hits (replayed at the trap's exit, ktime_get() and on), and the
+# kretprobe paths overrun the step limit: only k, b and f come out
+# (2026-12-06).
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$lr'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$r3 $r4 $r5 $r6'
+HITCOUNT_VECTORS='exc_virt_0x4700_program_check exc_real_0x700_program_check'
 # The gate row: what CI builds of it (CI_BOOT=0), the stock ppc64le_defconfig
 # with kprobes turned on; a ported row fails on any error, warning or
 # option of GATE_OPTIONS it lost.

@@ -8,9 +8,11 @@
  * instruction, of its width; do_undefinstr() hands it to our undef hook.  ARM has
  * no single-step of kernel code, so the probed instruction either is
  * computed in C by the trap ("simulated": branches, pc-relative loads
- * and address computations, loads of the pc) or runs from an instruction
- * slot followed by a second UDF, with interrupts masked in the CPSR the
- * exception returns with.  The code is in arch/arm/probes/kprobes/.
+ * and address computations, loads of the pc; on ARM-mode kernels also
+ * the data processing, loads and stores that make up function entries
+ * and bodies) or runs from an instruction slot followed by a second UDF,
+ * with interrupts masked in the CPSR the exception returns with.  The
+ * code is in arch/arm/probes/kprobes/.
  */
 #ifndef _ASM_ARM_KPROBES_H
 #define _ASM_ARM_KPROBES_H
@@ -76,14 +78,23 @@ typedef u32 kprobe_opcode_t;
 #define KPROBE_SLOT_INSNS	4
 #define KPROBE_SLOT_BYTES	(KPROBE_SLOT_INSNS * KPROBE_ARM_INSN_SIZE)
 
+/* An instruction computed in the trap (ARM-mode kernels, arm_compute.c). */
+typedef bool (kprobe_arm_compute_t)(u32 insn, struct pt_regs *regs);
+
 /**
  * struct arch_specific_insn - ARM per-probe data
- * @slot: the copy and its step end, when the instruction is stepped;
- *	else NULL
- * @simulate: the simulation, when it is computed in the trap; else
- *	NULL.  Exactly one of @slot and @simulate is set.  It is called
- *	with the pc in @regs already past the probed instruction, as the
- *	decoder's shared simulations expect.
+ * @slot: the copy and its step end, when the instruction is stepped
+ *	(also when @compute is set, for the hits it declines); else NULL
+ * @simulate: the simulation of an instruction the copy cannot run
+ *	(it reads or writes the pc); else NULL.  Exactly one of @slot and
+ *	@simulate is set.  It is called with the pc in @regs already past
+ *	the probed instruction, as the decoder's shared simulations expect.
+ * @compute: ARM-mode kernels: the instruction, one the copy could run,
+ *	computed in the trap instead, which saves the step end's trap;
+ *	else NULL.  Called after the condition passed, with the pc at the
+ *	probe address; false sends the hit to the slot (a load or store
+ *	the fault-safe accessors could not do, or a store onto the
+ *	trap's own frame), nothing changed.
  * @api: what the shared decoder (arch/arm/probes/decode.c) filled: the
  *	condition check, and the handler of the shared simulations
  * @insn: the original instruction; a 32-bit Thumb one has its first
@@ -95,6 +106,7 @@ typedef u32 kprobe_opcode_t;
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;
 	probes_insn_handler_t *simulate;
+	kprobe_arm_compute_t *compute;
 	struct arch_probes_insn api;
 	u32 insn;
 	u8 size;

@@ -11,6 +11,8 @@
  *                sets share (kprobe_sim_ldm_pc())
  *   arm.c        ARM-mode kernels: decoding ARM instructions, their
  *                simulations, breakpoints, slots and undef hooks
+ *   arm_compute.c  ARM-mode kernels: the common instructions a copy
+ *                could run, computed in the trap instead
  *   thumb.c      Thumb-2 kernels (THUMB2_KERNEL): the same for 16- and
  *                32-bit Thumb instructions
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
@@ -82,6 +84,12 @@ void kprobe_isa_poke(struct kprobe_hit_site *p, bool arm);
 bool kprobe_isa_is_hit(unsigned long addr);
 void kprobe_isa_step_fixup(struct kprobe_hit_site *p, struct pt_regs *regs);
 void kprobe_isa_init(void);
+
+/* arm_compute.c: what an ARM-mode trap computes in place of a step */
+bool kprobe_arm_compute_dp(u32 insn, struct pt_regs *regs);
+bool kprobe_arm_compute_movw(u32 insn, struct pt_regs *regs);
+bool kprobe_arm_compute_ldrstr(u32 insn, struct pt_regs *regs);
+bool kprobe_arm_compute_ldmstm(u32 insn, struct pt_regs *regs);
 
 /* core.c: the hooks do_undefinstr() calls through call_undef_hook() */
 int kprobe_arm_udf_hit(struct pt_regs *regs, unsigned int instr);

@@ -14,6 +14,7 @@
 #include "arm-kprobes.h"
 
 #include <linux/bitops.h>
+#include <linux/extable.h>
 #include <asm/opcodes.h>
 #include <asm/patch.h>
 #include <asm/traps.h>
@@ -123,13 +124,68 @@ static enum probes_insn kprobe_dec_plain(probes_opcode_t insn,
 	return INSN_REJECTED;
 }
 
-/* ldr/ldrb: literal loads are simulated. */
+/*
+ * An instruction the copy could run, computed by the trap instead
+ * (arm_compute.c); it keeps its slot for the hits @fn declines.
+ */
+static enum probes_insn kprobe_computed(struct arch_probes_insn *api,
+					kprobe_arm_compute_t *fn)
+{
+	kprobe_ai(api)->compute = fn;
+	return INSN_GOOD;
+}
+
+/* Data processing, register forms: computed unless the pc takes part. */
+static enum probes_insn kprobe_dec_dp_reg(probes_opcode_t insn,
+					  struct arch_probes_insn *api,
+					  const struct decode_header *h)
+{
+	enum probes_insn r = kprobe_dec_plain(insn, api, h);
+
+	return r == INSN_GOOD ? kprobe_computed(api, kprobe_arm_compute_dp) : r;
+}
+
+/* movw, movt: computed (the decoder refuses Rd = pc). */
+static enum probes_insn kprobe_dec_movw(probes_opcode_t insn,
+					struct arch_probes_insn *api,
+					const struct decode_header *h)
+{
+	enum probes_insn r = kprobe_dec_plain(insn, api, h);
+
+	return r == INSN_GOOD ? kprobe_computed(api, kprobe_arm_compute_movw) : r;
+}
+
+/*
+ * ldr, ldrb, str, strb with an immediate offset (bit 25 clear) are
+ * computed, but for write-back into Rt (unpredictable).
+ */
+static enum probes_insn kprobe_ldrstr_computed(probes_opcode_t insn,
+					       struct arch_probes_insn *api)
+{
+	bool wback = !KP_BIT(insn, 24) || KP_BIT(insn, 21);
+
+	if (KP_BIT(insn, 25) || (wback && KP_RN(insn) == KP_RD(insn)))
+		return INSN_GOOD;
+	return kprobe_computed(api, kprobe_arm_compute_ldrstr);
+}
+
+/* str/strb: computed or stepped (kprobe_ldrstr_computed()). */
+static enum probes_insn kprobe_dec_store(probes_opcode_t insn,
+					 struct arch_probes_insn *api,
+					 const struct decode_header *h)
+{
+	enum probes_insn r = kprobe_dec_plain(insn, api, h);
+
+	return r == INSN_GOOD ? kprobe_ldrstr_computed(insn, api) : r;
+}
+
+/* ldr/ldrb: literal loads are simulated, the others as stores. */
 static enum probes_insn kprobe_dec_load(probes_opcode_t insn,
 					struct arch_probes_insn *api,
 					const struct decode_header *h)
 {
 	if (!kprobe_uses_pc(insn, h))
-		return INSN_GOOD;
+		return kprobe_ldrstr_computed(insn, api);
 	/* [pc, #imm], no write-back, into a register that is not the pc */
 	if (KP_RN(insn) == KP_PC && KP_RD(insn) != KP_PC &&
 	    !KP_BIT(insn, 25) && KP_BIT(insn, 24) && !KP_BIT(insn, 21)) {
@@ -140,7 +196,10 @@ static enum probes_insn kprobe_dec_load(probes_opcode_t insn,
 	return INSN_REJECTED;
 }
 
-/* Data processing, immediate: "adr" (add/sub Rd, pc, #imm) is simulated. */
+/*
+ * Data processing, immediate: "adr" (add/sub Rd, pc, #imm) is simulated,
+ * what does not name the pc computed.
+ */
 static enum probes_insn kprobe_dec_dp_imm(probes_opcode_t insn,
 					  struct arch_probes_insn *api,
 					  const struct decode_header *h)
@@ -148,7 +207,7 @@ static enum probes_insn kprobe_dec_dp_imm(probes_opcode_t insn,
 	unsigned int op = (insn >> 21) & 0xf;
 
 	if (!kprobe_uses_pc(insn, h))
-		return INSN_GOOD;
+		return kprobe_computed(api, kprobe_arm_compute_dp);
 	if (KP_RN(insn) == KP_PC && KP_RD(insn) != KP_PC && !KP_BIT(insn, 20) &&
 	    (op == 0x4 || op == 0x2)) {
 		kprobe_ai(api)->simulate = kprobe_sim_adr;
@@ -160,8 +219,9 @@ static enum probes_insn kprobe_dec_dp_imm(probes_opcode_t insn,
 
 /*
  * LDM/STM without the user-register forms (the decoder refuses those):
- * an LDM that loads the pc is simulated, an STM that stores it runs from
- * the slot and gets its stored pc fixed (kprobe_fix_stm_pc()).
+ * an LDM that loads the pc is simulated, the others computed; an STM
+ * that stores the pc, when its computation declines, runs from the slot
+ * and gets its stored pc fixed (kprobe_fix_stm_pc()).
  */
 static enum probes_insn kprobe_dec_ldmstm(probes_opcode_t insn,
 					  struct arch_probes_insn *api,
@@ -175,13 +235,13 @@ static enum probes_insn kprobe_dec_ldmstm(probes_opcode_t insn,
 		return INSN_REJECTED;
 	}
 	if (!(list & BIT(KP_PC)))
-		return INSN_GOOD;
+		return kprobe_computed(api, kprobe_arm_compute_ldmstm);
 	if (KP_BIT(insn, 20)) {
 		kprobe_ai(api)->simulate = kprobe_sim_ldm_pc;
 		return INSN_GOOD_NO_SLOT;
 	}
 	kprobe_ai(api)->stm_pc = true;
-	return INSN_GOOD;
+	return kprobe_computed(api, kprobe_arm_compute_ldmstm);
 }
 
 /*
@@ -203,13 +263,13 @@ static const union decode_action kprobe_arm_actions[NUM_PROBES_ARM_ACTIONS] = {
 	[PROBES_SWP]			= { .decoder = kprobe_dec_plain },
 	[PROBES_LDRSTRD]		= { .decoder = kprobe_dec_plain },
 	[PROBES_LOAD]			= { .decoder = kprobe_dec_load },
-	[PROBES_STORE]			= { .decoder = kprobe_dec_plain },
+	[PROBES_STORE]			= { .decoder = kprobe_dec_store },
 	[PROBES_LOAD_EXTRA]		= { .decoder = kprobe_dec_plain },
 	[PROBES_STORE_EXTRA]		= { .decoder = kprobe_dec_plain },
 	[PROBES_MOV_IP_SP]		= { .handler = simulate_mov_ipsp },
-	[PROBES_DATA_PROCESSING_REG]	= { .decoder = kprobe_dec_plain },
+	[PROBES_DATA_PROCESSING_REG]	= { .decoder = kprobe_dec_dp_reg },
 	[PROBES_DATA_PROCESSING_IMM]	= { .decoder = kprobe_dec_dp_imm },
-	[PROBES_MOV_HALFWORD]		= { .decoder = kprobe_dec_plain },
+	[PROBES_MOV_HALFWORD]		= { .decoder = kprobe_dec_movw },
 	[PROBES_SEV]			= { .decoder = kprobe_dec_plain },
 	[PROBES_WFE]			= { .handler = probes_simulate_nop },
 	[PROBES_SATURATE]		= { .decoder = kprobe_dec_plain },
@@ -292,7 +352,10 @@ static bool kprobe_insn_is_cp15_read(u32 insn)
 static int kprobe_decode(unsigned long addr, u32 insn,
 			 struct arch_specific_insn *ai, const char **why)
 {
+	int ret;
+
 	ai->insn = insn;
+	ai->compute = NULL;
 	ai->api.insn_check_cc = probes_condition_checks[insn >> 28];
 	if (kprobe_in_exclusive(addr) || kprobe_insn_is_strex(insn) ||
 	    kprobe_insn_is_ldrex(insn)) {
@@ -311,9 +374,16 @@ static int kprobe_decode(unsigned long addr, u32 insn,
 		return 0;
 
 	kprobe_decode_why = NULL;
-	return kprobe_decoded(ai, arm_probes_decode_insn(insn, &ai->api, false,
-							 kprobe_arm_actions,
-							 NULL), why);
+	ret = kprobe_decoded(ai, arm_probes_decode_insn(insn, &ai->api, false,
+							kprobe_arm_actions,
+							NULL), why);
+	/*
+	 * An access with a fixup (uaccess, nofault reads) faults on purpose:
+	 * its copy does it in place, where the exception table finds it.
+	 */
+	if (!ret && ai->compute && search_exception_tables(addr))
+		ai->compute = NULL;
+	return ret;
 }
 
 /**

@@ -7,8 +7,10 @@
  * thumb.c, one of them per build (arm-kprobes.h).
  *
  * Preparing a probe decides how its instruction runs: computed in C by
- * the trap (a "simulation"), or copied into an instruction slot followed
- * by a second undefined instruction.  Arming writes the breakpoint, a
+ * the trap (a "simulation" of what reads or writes the pc; on ARM-mode
+ * kernels also a "computation" of common instructions, arm_compute.c,
+ * which keeps a slot for the hits it declines), or copied into an
+ * instruction slot followed by a second undefined instruction.  Arming writes the breakpoint, a
  * UDF of the instruction's width, over the instruction.  A hit then goes:
  *
  *   1. do_undefinstr() finds our hook for the probe's UDF and calls
@@ -147,14 +149,22 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 }
 
 /*
- * Compute @p's instruction here when it is simulated: a condition that
- * fails makes it a no-op, as in place.
+ * Compute @p's instruction here when it is simulated or computed: a
+ * condition that fails makes it a no-op, as in place.  False: it runs
+ * from the slot (a computation may decline, having changed nothing).
  */
 static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
 					    struct pt_regs *regs)
 {
 	struct arch_specific_insn *ai = &p->ainsn;
 
+	if (ai->compute) {
+		if (ai->api.insn_check_cc(regs->ARM_cpsr) &&
+		    !ai->compute(ai->insn, regs))
+			return false;
+		regs->ARM_pc = (unsigned long)p->addr + ai->size;
+		return true;
+	}
 	if (!ai->simulate)
 		return false;
 	regs->ARM_pc = (unsigned long)p->addr + ai->size;

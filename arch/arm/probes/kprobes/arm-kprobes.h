@@ -87,6 +87,7 @@ void kprobe_isa_init(void);
 
 /* arm_compute.c: what an ARM-mode trap computes in place of a step */
 bool kprobe_arm_compute_dp(u32 insn, struct pt_regs *regs);
+bool kprobe_arm_compute_mov(u32 insn, struct pt_regs *regs);
 bool kprobe_arm_compute_movw(u32 insn, struct pt_regs *regs);
 bool kprobe_arm_compute_ldrstr(u32 insn, struct pt_regs *regs);
 bool kprobe_arm_compute_ldmstm(u32 insn, struct pt_regs *regs);

@@ -135,6 +135,10 @@ static enum probes_insn kprobe_computed(struct arch_probes_insn *api,
 	return INSN_GOOD;
 }
 
+/* mov Rd, Rm: opcode 1101, no S, lsl #0 */
+#define KPROBE_ARM_MOV_MASK	0x0fff0ff0
+#define KPROBE_ARM_MOV_VAL	0x01a00000
+
 /* Data processing, register forms: computed unless the pc takes part. */
 static enum probes_insn kprobe_dec_dp_reg(probes_opcode_t insn,
 					  struct arch_probes_insn *api,
@@ -142,7 +146,11 @@ static enum probes_insn kprobe_dec_dp_reg(probes_opcode_t insn,
 {
 	enum probes_insn r = kprobe_dec_plain(insn, api, h);
 
-	return r == INSN_GOOD ? kprobe_computed(api, kprobe_arm_compute_dp) : r;
+	if (r != INSN_GOOD)
+		return r;
+	if ((insn & KPROBE_ARM_MOV_MASK) == KPROBE_ARM_MOV_VAL)
+		return kprobe_computed(api, kprobe_arm_compute_mov);
+	return kprobe_computed(api, kprobe_arm_compute_dp);
 }
 
 /* movw, movt: computed (the decoder refuses Rd = pc). */

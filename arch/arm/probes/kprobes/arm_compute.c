@@ -7,7 +7,8 @@
  *
  *   - data processing, register (shifted by an immediate or a register)
  *     and immediate forms, every opcode, the flag-setting forms with
- *     their N, Z, C and V as the ARM ARM's pseudocode gives them;
+ *     their N, Z, C and V as the ARM ARM's pseudocode gives them; a
+ *     plain "mov Rd, Rm" has a path of its own;
  *   - movw and movt;
  *   - ldr, ldrb, str, strb with an immediate offset, pre- or
  *     post-indexed, with or without write-back;
@@ -206,6 +207,24 @@ bool kprobe_arm_compute_dp(u32 insn, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(kprobe_arm_compute_dp);
+
+/**
+ * kprobe_arm_compute_mov() - mov Rd, Rm: no shift, no flags
+ * @insn: the instruction; neither register is the pc
+ * @regs: the probed context
+ *
+ * The commonest probed instruction ("mov ip, r0", a nop), here without
+ * the generic path's decoding.
+ *
+ * Return: true.
+ */
+bool kprobe_arm_compute_mov(u32 insn, struct pt_regs *regs)
+{
+	regs->uregs[KP_RD(insn)] = regs->uregs[insn & 0xf];
+	return true;
+}
+
+NOKPROBE_SYMBOL(kprobe_arm_compute_mov);
 
 /**
  * kprobe_arm_compute_movw() - movw and movt

@@ -23,6 +23,7 @@
  *                   its own (optimize.h, optimize_<arch>.c)
  *   optimize_arm64.c "kprobes_optimize_arm64": arm64's refusals, with
  *                   their reasons, its detour and the branch's reach
+ *   optimize_riscv.c "kprobes_optimize_riscv": the same for riscv's jal
  *
  * Beside them:
  *

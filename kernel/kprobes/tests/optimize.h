@@ -113,6 +113,14 @@ long kpopt_a64_bti(long x);
 long kpopt_a64_extable(long x);
 long kpopt_a64_pan(long x);
 
+/* riscv's targets (optimize_riscv_targets.S, optimize_riscv.c). */
+long kpopt_rv_good(long x);
+long kpopt_rv_auipc(long x);
+long kpopt_rv_jump(long x);
+long kpopt_rv_extable(long x);
+long kpopt_rv_compressed(long x);
+long kpopt_rv_unaligned(long x);
+
 /* 32-bit ARM's targets (optimize_arm_targets.S, optimize_arm.c). */
 long kpopt_arm_good(long x);
 long kpopt_arm_ipsp(long x);

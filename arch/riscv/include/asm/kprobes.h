@@ -22,7 +22,9 @@
  * lui, mv, nop and their compressed forms), whose hit then takes one
  * ebreak instead of two; those that
  * cannot be run anywhere but in place (trap-state CSRs, ecall/ebreak/
- * sret/wfi, lr/sc) are refused.  The code is in arch/riscv/kernel/probes/.
+ * sret/wfi, lr/sc) are refused.  With OPTPROBES a probe on a 32-bit
+ * instruction near a detour becomes a jal to it (opt.c).  The code is in
+ * arch/riscv/kernel/probes/.
  */
 #ifndef _ASM_RISCV_KPROBES_H
 #define _ASM_RISCV_KPROBES_H
@@ -62,6 +64,15 @@ typedef u32 kprobe_opcode_t;
  * Everything else in the slot is breakpoints too.
  */
 #define KPROBE_SLOT_BYTES	(MAX_INSN_SIZE + KPROBE_BREAKPOINT_BYTES)
+
+/*
+ * Jump optimization (opt.c, opt_detour.S): a 32-bit instruction at a
+ * 4-byte aligned address becomes "jal zero, detour", one aligned word;
+ * the detour lies within 1 MiB of the probe (<asm/kprobes-detour.h>).
+ */
+#define KPROBE_OPT_PATCH_MAX	4
+#define KPROBE_OPT_REGION_MAX	4
+#define KPROBE_OPTSLOT_BYTES	48	/* KPROBE_OPT_DETOUR_BYTES */
 
 /**
  * enum kprobe_insn_kind - how a hit runs the probed instruction

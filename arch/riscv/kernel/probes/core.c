@@ -544,7 +544,8 @@ int arch_kprobe_check_insn_boundary(unsigned long addr, const char **why)
  * The core already refuses entry and noinstr text, and the trap entry's
  * assembly carries ASM_NOKPROBE().  What riscv adds is __switch_to(),
  * which changes tasks half way: its entry and its return are seen by
- * different tasks, so neither kprobes nor kretprobes are allowed there.
+ * different tasks, so neither kprobes nor kretprobes are allowed there;
+ * and, with OPTPROBES, the kernel image's area of detours (opt.c).
  *
  * Return: 0 or a negative errno.
  */
@@ -552,6 +553,8 @@ int arch_populate_kprobe_blacklist(void)
 {
 	int ret = kprobe_add_ksym_blacklist((unsigned long)__switch_to);
 
+	if (ret >= 0)
+		ret = kprobe_opt_blacklist();
 	return ret < 0 ? ret : 0;
 }
 

@@ -14,6 +14,7 @@
  *   core.c       prepare/arm/disarm/remove, the breakpoint and fault
  *                handlers, the state machine, address and blacklist hooks
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
+ *   opt.c + opt_detour.S   jump optimization: "jal zero" to a detour
  *
  * The decoder and simulator of riscv's uprobes (decode-insn.c,
  * simulate-insn.c) are uprobes' own; kprobes does not use them.
@@ -93,6 +94,26 @@ void kprobe_sim_c_arith(const struct arch_specific_insn *ai,
 			unsigned long addr, struct pt_regs *regs);
 void kprobe_sim_c_reg(const struct arch_specific_insn *ai,
 		      unsigned long addr, struct pt_regs *regs);
+
+/*
+ * opt.c, whose arch_optprobe_handler() kprobe_opt_common calls; the
+ * detour's template, that routine and the areas of detours in the
+ * kernel image (opt_detour.S, arch/riscv/lib/kprobes-opt-area.S).
+ */
+#ifdef CONFIG_OPTPROBES
+struct kprobe_opt_insn;
+__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
+				     struct pt_regs *regs);
+int kprobe_opt_blacklist(void);
+extern const u8 kprobe_opt_template[], kprobe_opt_template_end[];
+asmlinkage void kprobe_opt_common(void);
+extern u8 kprobe_opt_area[], kprobe_opt_area_lib[];
+#else
+static inline int kprobe_opt_blacklist(void)
+{
+	return 0;
+}
+#endif
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

@@ -234,8 +234,9 @@ static bool kpb_list(const char *kind, const char *sym, const char *tag)
  * Is the probe at @addr optimized, judged from the text itself: is there a
  * jump where the breakpoint would be?  The list's [OPTIMIZED] is no proof:
  * upstream shows it as soon as a probe is queued for optimization, before
- * its optimizer has written the jump.  Only x86, arm64 and arm optimize
- * probes in module text, where the targets are (see KPB_OPT_MODULE).
+ * its optimizer has written the jump.  Only x86, arm64, arm and (ours)
+ * riscv optimize probes in module text, where the targets are (see
+ * KPB_OPT_MODULE).
  */
 static bool kpb_text_is_jump(const void *addr)
 {
@@ -247,6 +248,12 @@ static bool kpb_text_is_jump(const void *addr)
 			return false;
 		/* B imm26 */
 		return (le32_to_cpu(insn) & 0xfc000000) == 0x14000000;
+	}
+	if (IS_ENABLED(CONFIG_RISCV)) {
+		if (copy_from_kernel_nofault(&insn, addr, sizeof(insn)))
+			return false;
+		/* jal zero, imm20 */
+		return (le32_to_cpu(insn) & 0xfff) == 0x06f;
 	}
 	if (IS_ENABLED(CONFIG_ARM)) {
 		if (copy_from_kernel_nofault(&insn, addr, sizeof(insn)))
@@ -429,8 +436,9 @@ out:
 
 /*
  * What the list must say of a probe that the kernel can optimize (or put
- * on ftrace); NULL where the architecture cannot (riscv: no OPTPROBES, no
- * KPROBES_ON_FTRACE).  The same kernel config decides for both kernels.
+ * on ftrace); NULL where the architecture cannot (upstream riscv: no
+ * OPTPROBES; riscv: no KPROBES_ON_FTRACE).  The same kernel config
+ * decides for both kernels.
  * powerpc has OPTPROBES, but an optimized probe is a relative branch
  * ("b", +/- 32 MB) to a detour in a buffer inside kernel text: module
  * text, where these targets are, is out of its reach.  arm64's "B"
@@ -439,7 +447,8 @@ out:
  * stays a BRK probe, and this benchmark then reports the missing jump).
  * 32-bit ARM's "b" reaches +/- 32 MiB: from the 16 MiB module area below
  * the kernel to the detours in the image (ours) or in the module area
- * (upstream's).
+ * (upstream's).  riscv's "jal" (ours) reaches +/- 1 MiB: to a page of
+ * the module area allocated beside the module.
  */
 #define KPB_OPT_MODULE	(IS_ENABLED(CONFIG_OPTPROBES) && !IS_ENABLED(CONFIG_PPC))
 #define KPB_OPT		(KPB_OPT_MODULE ? "[OPTIMIZED]" : NULL)

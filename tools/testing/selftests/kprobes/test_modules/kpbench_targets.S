@@ -32,6 +32,7 @@
 	.text
 #ifdef CONFIG_RISCV
 	.option norvc
+	.balign	4	/* a jal (jump optimization) needs aligned words */
 #endif
 #ifdef CONFIG_MIPS
 	.set	noreorder	/* the delay slots are written out */
@@ -75,8 +76,8 @@
  * Optimizable shape: 12 bytes of register moves and adds, then ret.  A
  * probe at offset 0 without a post_handler can become a jump.  On i386
  * (regparm(3): a in %eax, b in %edx) the same 12 bytes are six 2-byte
- * instructions; riscv and arm64 have four instructions, and no jump
- * optimization.
+ * instructions; riscv and arm64 have four instructions, each of
+ * which can take a jump.
  */
 .macro kpb_movs name
 	kpb_func \name

@@ -5,9 +5,9 @@
  * breakpoint at the probe address would show them and calls its
  * arch_optprobe_handler(), which ends up in kprobe_opt_hit().  The state
  * machine is <asm-generic/kprobes-cpu.h>'s.  Then, for ports whose jump
- * replaces exactly the probed instruction and reaches a detour area in
- * the kernel image (arm64, arm): the record of such a site, and the pages
- * of the area.  Included by the architecture's optimizer file only, after
+ * replaces exactly the probed instruction (arm64, arm, riscv): the record
+ * of such a site; for those whose detours are in one area of the kernel
+ * image (arm64, arm): the pages of the area.  Included by the architecture's optimizer file only, after
  * <linux/kprobes_arch.h>.
  */
 #ifndef _ASM_GENERIC_KPROBES_OPT_H

@@ -106,18 +106,21 @@
  * <asm-generic/kprobes-opt.h> (CONFIG_OPTPROBES), included by the
  *   back-end's optimizer file: kprobe_opt_hit(), the C half of a detour,
  *   which runs the handlers by the rules of a breakpoint hit; for a port
- *   whose jump replaces exactly the probed instruction (arm64, arm),
- *   kprobe_opt_set_single() fills the record; for a port whose detours
- *   live in an area of its kernel text that one branch reaches (arm64,
- *   arm), kprobe_opt_area_page_get()/put() hand out its pages.
+ *   whose jump replaces exactly the probed instruction (arm64, arm,
+ *   riscv), kprobe_opt_set_single() fills the record; for a port whose
+ *   detours live in an area of its kernel text that one branch reaches
+ *   (arm64, arm), kprobe_opt_area_page_get()/put() hand out its pages.
  *   Implements: no hook; the port's detour calls a function of its own
- *   (x86, powerpc, arm64, arm: arch_optprobe_handler()) that calls it.
+ *   (x86, powerpc, arm64, arm, riscv: arch_optprobe_handler()) that
+ *   calls it.
  *   Still the port's: the detour template (pt_regs as a breakpoint at the
  *   probe shows them, the copy of the region, the jump back),
  *   arch_optprobe_prepare() with every check of the region,
  *   arch_optprobe_patch()/unpatch()/flush()/release(), the KPROBE_OPT_*
  *   sizes, and arch_kprobe_optslot_page_alloc()/free() when a detour must
- *   be near the text it jumps from.
+ *   be near the text it jumps from (riscv, whose jal reaches too little
+ *   for one area to serve all text, keeps detours of its own instead of
+ *   kprobe_optslot_alloc()'s).
  *
  * <asm-generic/kprobes-slot.h>, included by the back-end's core.c: the
  *   registration steps of a port that steps copies from slots (all but

@@ -110,6 +110,16 @@ struct kprobe_opt_pool {
 static DEFINE_MUTEX(kprobe_opt_pool_lock);
 static LIST_HEAD(kprobe_opt_pools);
 
+/*
+ * Empty pages of the module area kept for the next probes: freeing one
+ * (a vfree() that resets its permissions and flushes the TLB) and taking
+ * a new one for every probe registered and removed in turn on a module
+ * costs more than the probes themselves.  The next page would most
+ * likely be the same, since the area fills from the bottom up.
+ */
+#define KPROBE_OPT_SPARE_PAGES	4
+static unsigned int kprobe_opt_spare;
+
 /* Can "jal zero" at @from reach @to? */
 static bool kprobe_opt_reaches(unsigned long from, unsigned long to)
 {
@@ -153,7 +163,8 @@ static u8 *kprobe_opt_pool_take(struct kprobe_opt_pool *pool,
 		buf = (unsigned long)pool->base + i * KPROBE_OPTSLOT_BYTES;
 		if (kprobe_opt_fits(addr, buf)) {
 			__set_bit(i, pool->map);
-			pool->used++;
+			if (!pool->used++ && !pool->image)
+				kprobe_opt_spare--;
 			return (u8 *)buf;
 		}
 	}
@@ -185,6 +196,8 @@ static u8 *kprobe_opt_module_page(unsigned long addr)
 		execmem_free(page);
 		return NULL;
 	}
+	/* An empty page, a spare until the detour below is taken. */
+	kprobe_opt_spare++;
 	buf = kprobe_opt_pool_take(pool, addr);
 	WARN_ON_ONCE(!buf);
 	return buf;
@@ -216,7 +229,7 @@ static u8 *kprobe_opt_detour_alloc(unsigned long addr)
 
 /*
  * Give @buf back; nothing runs in it any more.  An emptied page of the
- * module area is freed.
+ * module area is kept as a spare, or freed if there are enough.
  */
 static void kprobe_opt_detour_free(u8 *buf)
 {
@@ -233,10 +246,14 @@ static void kprobe_opt_detour_free(u8 *buf)
 	}
 	if (!WARN_ON_ONCE(!found)) {
 		__clear_bit(off / KPROBE_OPTSLOT_BYTES, found->map);
-		if (!--found->used && !found->image)
-			list_del(&found->list);
-		else
+		if (--found->used || found->image) {
 			found = NULL;
+		} else if (kprobe_opt_spare < KPROBE_OPT_SPARE_PAGES) {
+			kprobe_opt_spare++;
+			found = NULL;
+		} else {
+			list_del(&found->list);
+		}
 	}
 	mutex_unlock(&kprobe_opt_pool_lock);
 	if (found) {

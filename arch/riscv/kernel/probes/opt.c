@@ -10,7 +10,9 @@
  * pair out again would need the core to keep the second instruction
  * until every task has left it (an asynchronous unoptimizing state).  A
  * single jal is one aligned 32-bit store, which another hart sees whole
- * or not at all, exactly like the breakpoint: the core's synchronous
+ * or not at all, exactly like the breakpoint: a naturally aligned 32-bit
+ * instruction fetch is atomic (Ziccif, part of the RVA profiles), so a
+ * hart runs either the jal or the breakpoint, and the core's synchronous
  * patch and unpatch work unchanged.  Its price is reach, +/- 1 MiB, so:
  *
  *   - only a 32-bit instruction at a 4-byte aligned address is

@@ -7,8 +7,8 @@
  * machine is <asm-generic/kprobes-cpu.h>'s.  Then, for ports whose jump
  * replaces exactly the probed instruction (arm64, arm, riscv): the record
  * of such a site; for those whose detours are in one area of the kernel
- * image (arm64, arm): the pages of the area.  Included by the architecture's optimizer file only, after
- * <linux/kprobes_arch.h>.
+ * image (arm64, arm): the pages of the area.  Included by the
+ * architecture's optimizer file only, after <linux/kprobes_arch.h>.
  */
 #ifndef _ASM_GENERIC_KPROBES_OPT_H
 #define _ASM_GENERIC_KPROBES_OPT_H

@@ -39,15 +39,15 @@
  */
 #include "riscv-kprobes.h"
 
+#include <linux/cacheflush.h>
 #include <linux/execmem.h>
 #include <linux/extable.h>
 #include <linux/list.h>
 #include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/slab.h>
 #include <linux/sizes.h>
-#include <asm/cacheflush.h>
+#include <linux/slab.h>
 #include <asm/insn.h>
 #include <asm/kprobes-detour.h>
 #include <asm/patch.h>

@@ -107,9 +107,12 @@ BOOT_TIMEOUT=900
 NOTRUN_OURS=
 NOTRUN_BASELINE=
 # 1: skip the arch-independent ftracetest cases (mkinitramfs.sh lists
-# them), for a slow guest; FTRACE_SKIP: CASE|why lines of more to skip.
+# them), for a slow guest; FTRACE_SKIP: CASE|why lines of more to skip;
+# FTRACE_SKIP_MORE: more of them, for a VARIANT_OF file to add to the
+# FTRACE_SKIP it takes from the other.
 FTRACE_SKIP_GENERIC=
 FTRACE_SKIP=
+FTRACE_SKIP_MORE=
 # Console reports that are known, not failures (parse.py), one or more
 # entries: "report: REGEX" (of the report's first line) starts one,
 # "config: [!]CONFIG_X=y ..." lines the .config must have (or not, !),

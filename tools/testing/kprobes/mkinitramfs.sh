@@ -136,7 +136,7 @@ dynevent/clear_select_events.tc|$generic: synthetic events
 dynevent/generic_clear_event.tc|$generic: synthetic events
 dynevent/test_duplicates.tc|eprobes on syscall events, which $KP_ARCH builds without
 EOF
-	kp_arch FTRACE_SKIP | sed '/^[[:space:]]*$/d'
+	printf '%s\n%s\n' "$(kp_arch FTRACE_SKIP)" "$(kp_arch FTRACE_SKIP_MORE)" | sed '/^[[:space:]]*$/d'
 }
 
 # The tools boot's initramfs (see the top).

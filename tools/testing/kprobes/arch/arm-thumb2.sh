@@ -20,16 +20,9 @@ GATE_CONFIG='THUMB2_KERNEL'
 # Upstream has no OPTPROBES on Thumb-2 kernels (arch/arm/Kconfig).
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS'
 GATE_LOST=
-# arm's skips, and kprobe_opt_types.tc: it finds "arm*" in uname -m and
+# More skips than arm's: kprobe_opt_types.tc finds "arm*" in uname -m and
 # writes the optimization sysctl, which a kernel without OPTPROBES (every
 # Thumb-2 kernel, ours and upstream's) does not have.
-FTRACE_SKIP='
-dynevent/add_remove_fprobe.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/fprobe_args_vfs.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/fprobe_entry_arg.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/fprobe_syntax_errors.tc|no fprobe on arm 6.12 (no DYNAMIC_FTRACE_WITH_REGS)
-dynevent/tprobe_syntax_errors.tc|no fprobe on arm 6.12, tprobes use it
-kprobe/kprobe_args_user.tc|fetches a function argument, which needs HAVE_FUNCTION_ARG_ACCESS_API, not on arm 6.12 (its requires line finds the argument syntax of return probes in README)
-kprobe/kretprobe_entry_arg.tc|fetches a function argument, which needs HAVE_FUNCTION_ARG_ACCESS_API, not on arm 6.12 (its requires line finds the argument syntax of return probes in README)
+FTRACE_SKIP_MORE='
 kprobe/kprobe_opt_types.tc|no OPTPROBES on a Thumb-2 kernel (upstream neither): the case writes the optimization sysctl
 '

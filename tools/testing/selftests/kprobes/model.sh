@@ -18,6 +18,7 @@
 # KP_MODEL_SECS   seconds at most (default: 60 with KASAN, else 20)
 # KP_MODEL_MOD_EVERY  one step in this many loads or unloads the target
 #                 (default 2000; 0: never)
+# KP_MODEL_THREADS  threads calling the targets meanwhile (default 2)
 #
 # A divergence prints its step, what the model expected and the kernel
 # showed, the steps before it and the insmod line that replays it.
@@ -43,6 +44,7 @@ done
 [ -n "$TOOLS" ] || TARGET=
 [ -n "$TARGET" ] || diag "no kp_model_target.ko or insmod and rmmod: no module loads"
 MOD_EVERY=${KP_MODEL_MOD_EVERY:-2000}
+THREADS=${KP_MODEL_THREADS:-2}
 SEED=${KP_MODEL_SEED:-0}
 OPS=${KP_MODEL_OPS:-1000000}
 if kconfig KASAN; then
@@ -90,7 +92,7 @@ fi
 
 log_mark
 t0=$(date +%s)
-insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads=2 \
+insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads="$THREADS" \
 	target="$TARGET" tools="$TOOLS" mod_every="$MOD_EVERY"
 rc=$?
 t=$(($(date +%s) - t0))

@@ -170,7 +170,7 @@ static char impl[16];
 module_param_string(impl, impl, sizeof(impl), 0444);
 MODULE_PARM_DESC(impl, "ours or upstream");
 
-static char result[256] = "none";
+static char result[512] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "outcome of the sequence");
 
@@ -639,6 +639,58 @@ static void kpm_calibrate(unsigned int f)
 
 /* ---- the checks ------------------------------------------------------------ */
 
+/*
+ * Where a step's time goes, for the result line: each kind of operation
+ * (how many, how long), then the checks after it: the hit counts, the
+ * probe list's read() and its parsing and comparison, the text compared,
+ * and the waits for text that lags (how many steps waited, how long).
+ */
+enum kpm_phase {
+	KPM_T_REG, KPM_T_UNREG, KPM_T_BATCH, KPM_T_UNBATCH, KPM_T_ENABLE,
+	KPM_T_DISABLE, KPM_T_AGAIN, KPM_T_CHANGE, KPM_T_CALL, KPM_T_MOD,
+	KPM_T_NONE, KPM_T_OPS,		/* the kinds of operation above */
+	KPM_T_COUNTS = KPM_T_OPS, KPM_T_READ, KPM_T_CMP, KPM_T_TEXT,
+	KPM_T_WAIT, KPM_T_NR
+};
+
+static const char * const kpm_phase_name[KPM_T_NR] = {
+	"reg", "unreg", "batch", "unbatch", "enable", "disable", "again",
+	"change", "call", "mod", "none", "counts", "read", "cmp", "text", "wait",
+};
+
+static struct {
+	u64 ns;
+	unsigned long nr;
+} kpm_time[KPM_T_NR];
+
+/* Account the time since @*t0 to @phase; the phase's end is the next's start. */
+static void kpm_account(enum kpm_phase phase, u64 *t0)
+{
+	u64 now = ktime_get_ns();
+
+	kpm_time[phase].ns += now - *t0;
+	kpm_time[phase].nr++;
+	*t0 = now;
+}
+
+/* The account as "name=N:ms ..." (operations) and "name=ms" (checks). */
+static int kpm_print_time(char *buf, size_t size)
+{
+	int i, len = 0;
+
+	for (i = 0; i < KPM_T_NR; i++) {
+		u64 ms = div_u64(kpm_time[i].ns, NSEC_PER_MSEC);
+
+		if (i < KPM_T_OPS || i == KPM_T_WAIT)
+			len += scnprintf(buf + len, size - len, " %s=%lu:%llu",
+					 kpm_phase_name[i], kpm_time[i].nr, ms);
+		else
+			len += scnprintf(buf + len, size - len, " %s=%llu",
+					 kpm_phase_name[i], ms);
+	}
+	return len;
+}
+
 /* Hits are shown seen/model. */
 #define KPM_HITS	"pre %ld/%ld post %ld/%ld entry %ld/%ld ret %ld/%ld"
 static char kpm_history[KPM_HISTORY][96];
@@ -664,6 +716,7 @@ static __printf(1, 2) void kpm_diverged(const char *fmt, ...)
 
 static void kpm_check_counts(void)
 {
+	u64 t0 = ktime_get_ns();
 	struct kpm_slot *s;
 	int i;
 
@@ -692,6 +745,7 @@ static void kpm_check_counts(void)
 	if (atomic_long_read(&kpm_wrong))
 		kpm_diverged("%ld calls of the targets computed a wrong value",
 			     atomic_long_read(&kpm_wrong));
+	kpm_account(KPM_T_COUNTS, &t0);
 }
 
 /* One line of the probe list, as far as the model knows it. */
@@ -755,7 +809,7 @@ static bool kpm_in_targets(unsigned long addr)
 static unsigned long kpm_ubuf;
 static struct file *kpm_list;
 
-static int kpm_read_list(struct kpm_line *lines)
+static int kpm_read_list(struct kpm_line *lines, u64 *t0)
 {
 	char __user *ubuf = (char __user *)kpm_ubuf;
 	struct file *file = kpm_list;
@@ -776,6 +830,7 @@ static int kpm_read_list(struct kpm_line *lines)
 	}
 	if (got < 0 || copy_from_user(kpm_list_buf, ubuf, len))
 		return -1;
+	kpm_account(KPM_T_READ, t0);
 	kpm_list_buf[len] = '\0';
 	for (line = kpm_list_buf; line && *line; line = next) {
 		unsigned long addr;
@@ -801,6 +856,7 @@ static int kpm_read_list(struct kpm_line *lines)
 static void kpm_check_list(void)
 {
 	static struct kpm_line seen[KPM_LIST_MAX], want[KPM_SLOTS];
+	u64 t0 = ktime_get_ns();
 	int i, n_seen, n_want = 0;
 
 	for (i = 0; i < KPM_SLOTS; i++) {
@@ -815,15 +871,17 @@ static void kpm_check_list(void)
 		want[n_want].gone = s->gone;
 		n_want++;
 	}
-	n_seen = kpm_read_list(seen);
+	n_seen = kpm_read_list(seen, &t0);
 	if (n_seen < 0) {
 		kpm_diverged("cannot read the probe list");
 		return;
 	}
 	sort(seen, n_seen, sizeof(seen[0]), kpm_line_cmp, NULL);
 	sort(want, n_want, sizeof(want[0]), kpm_line_cmp, NULL);
-	if (n_seen == n_want && !memcmp(seen, want, n_want * sizeof(want[0])))
+	if (n_seen == n_want && !memcmp(seen, want, n_want * sizeof(want[0]))) {
+		kpm_account(KPM_T_CMP, &t0);
 		return;
+	}
 	kpm_diverged("the probe list has %d lines at the targets, the model %d", n_seen, n_want);
 	for (i = 0; i < max(n_seen, n_want); i++)
 		pr_err("  list %d: seen %lx %c%s%s, model %lx %c%s%s\n", i,
@@ -876,12 +934,19 @@ static const char *kpm_text_wrong(unsigned int *where)
 static void kpm_check_text(void)
 {
 	unsigned int waited = 0, f = 0;
+	u64 t0 = ktime_get_ns();
 	const char *wrong;
 
-	while ((wrong = kpm_text_wrong(&f)) && waited < KPM_SETTLE_MS) {
+	wrong = kpm_text_wrong(&f);
+	kpm_account(KPM_T_TEXT, &t0);
+	if (!wrong)
+		return;
+	while (wrong && waited < KPM_SETTLE_MS) {
 		msleep(20);
 		waited += 20;
+		wrong = kpm_text_wrong(&f);
 	}
+	kpm_account(KPM_T_WAIT, &t0);
 	if (wrong)
 		kpm_diverged("text of %s: %s", kpm_funcs[f].name, wrong);
 }
@@ -896,12 +961,10 @@ static void kpm_check(void)
 /* ---- the operations ----------------------------------------------------- */
 
 /*
- * gone: probes that went GONE, on init text or in an unload; mod_ns: time
- * in loads and unloads of the target
+ * gone: probes that went GONE, on init text or in an unload
  */
 struct kpm_stats {
 	unsigned long calls, regs, refused, gone;
-	u64 mod_ns;
 };
 
 static struct kpm_stats kpm_stats;
@@ -957,14 +1020,14 @@ static int kpm_expect(struct kpm_slot *s)
 	return s->is_ret ? kpm_funcs[s->fn].ret_answer[s->place] : 0;
 }
 
-static void kpm_op_register(bool is_ret)
+static bool kpm_op_register(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, false);
 	unsigned int f, place;
 	int ret, want;
 
 	if (!s || !kpm_pick_place(&f, &place, true))
-		return;
+		return false;
 	kpm_fill(s, f, place);
 	want = kpm_expect(s);
 	KPM_NOTE("register %s %u at %s+%u", kpm_kind(s), s->id,
@@ -982,6 +1045,7 @@ static void kpm_op_register(bool is_ret)
 		kpm_unregistered(s);
 		kpm_stats.refused++;
 	}
+	return true;
 }
 
 /*
@@ -989,20 +1053,21 @@ static void kpm_op_register(bool is_ret)
  * kretprobe that is not registered oopses (rethook_free(NULL)): there
  * registered kretprobes only.
  */
-static void kpm_op_unregister(bool is_ret)
+static bool kpm_op_unregister(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, is_ret && !kpm_ours ? 1 : -1);
 
 	if (!s)
-		return;
+		return false;
 	KPM_NOTE("unregister %s %u (%s)", kpm_kind(s), s->id,
 		 s->gone ? "GONE" : s->reg ? "registered" : "not registered");
 	kpm_unregister(s);
 	if (s->reg)
 		kpm_unregistered(s);
+	return true;
 }
 
-static void kpm_op_batch(bool is_ret)
+static bool kpm_op_batch(bool is_ret)
 {
 	struct kprobe *kps[KPM_BATCH + 1];
 	struct kretprobe *rps[KPM_BATCH + 1];
@@ -1025,7 +1090,7 @@ static void kpm_op_batch(bool is_ret)
 		batch[n++] = s;
 	}
 	if (!n)
-		return;
+		return false;
 	total = n;
 	if (!kpm_rand(4)) {
 		bad = kpm_rand(n + 1);
@@ -1071,9 +1136,10 @@ static void kpm_op_batch(bool is_ret)
 	}
 	if (ret)
 		kpm_stats.refused++;
+	return true;
 }
 
-static void kpm_op_unbatch(bool is_ret)
+static bool kpm_op_unbatch(bool is_ret)
 {
 	struct kprobe *kps[KPM_BATCH];
 	struct kretprobe *rps[KPM_BATCH];
@@ -1094,7 +1160,7 @@ static void kpm_op_unbatch(bool is_ret)
 		n++;
 	}
 	if (!n)
-		return;
+		return false;
 	KPM_NOTE("unregister a batch of %u %s", n, is_ret ? "kretprobes" : "kprobes");
 	if (is_ret)
 		unregister_kretprobes(rps, n);
@@ -1102,16 +1168,17 @@ static void kpm_op_unbatch(bool is_ret)
 		unregister_kprobes(kps, n);
 	for (i = 0; i < n; i++)
 		kpm_unregistered(batch[i]);
+	return true;
 }
 
-static void kpm_op_enable(bool is_ret, bool on)
+static bool kpm_op_enable(bool is_ret, bool on)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, -1);
 	struct kprobe *kp;
 	int ret, want;
 
 	if (!s)
-		return;
+		return false;
 	kp = kpm_kp(s);
 	/* A GONE probe cannot be enabled; disabling it is accepted. */
 	want = s->reg && !(on && s->gone) ? 0 : -EINVAL;
@@ -1123,31 +1190,33 @@ static void kpm_op_enable(bool is_ret, bool on)
 			     on ? "enable" : "disable", s->id, ret, want);
 	if (!want)
 		s->on = on;
+	return true;
 }
 
-static void kpm_op_again(bool is_ret)
+static bool kpm_op_again(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, true);
 	int ret;
 
 	if (!s)
-		return;
+		return false;
 	KPM_NOTE("register registered %s %u again", kpm_kind(s), s->id);
 	ret = kpm_register(s);
 	if (ret != -EINVAL)
 		kpm_diverged("registering registered slot %u again returned %d, the model %d",
 			     s->id, ret, -EINVAL);
+	return true;
 }
 
 /* A registered probe's struct changed as a careless caller would. */
-static void kpm_op_change(bool is_ret)
+static bool kpm_op_change(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, true);
 	struct kprobe *kp;
 	unsigned int f, place;
 
 	if (!s || !kpm_pick_place(&f, &place, false))
-		return;
+		return false;
 	kp = kpm_kp(s);
 	KPM_NOTE("change registered %s %u's fields to %s+%u", kpm_kind(s),
 		 s->id, kpm_funcs[f].name, kpm_funcs[f].places[place]);
@@ -1164,9 +1233,10 @@ static void kpm_op_change(bool is_ret)
 		kp->offset += 1;
 		break;
 	}
+	return true;
 }
 
-static void kpm_op_call(void)
+static bool kpm_op_call(void)
 {
 	unsigned int f = kpm_rand(KPM_FUNCS), n = 1 + kpm_rand(3), i, k;
 	long x;
@@ -1174,7 +1244,7 @@ static void kpm_op_call(void)
 	KPM_NOTE("call %s %u times%s", kpm_funcs[f].name, n,
 		 kpm_there(f) ? "" : ": not there");
 	if (!kpm_there(f))
-		return;
+		return false;
 	for (k = 0; k < n; k++) {
 		x = kpm_rand(1000);
 		if (kpm_call(f, x) != kpm_funcs[f].want(x))
@@ -1184,6 +1254,7 @@ static void kpm_op_call(void)
 			if (kpm_slots[i].fn == f)
 				kpm_hit(&kpm_slots[i], 1);
 	}
+	return true;
 }
 
 /* ---- the target module ------------------------------------------------ */
@@ -1420,40 +1491,45 @@ static void kpm_op_unload(void)
 		kpm_diverged("unloading the target returned %d", ret);
 }
 
-static void kpm_op(void)
+/* Draw and do one operation; return its kind. */
+static enum kpm_phase kpm_do_op(void)
 {
 	bool is_ret = kpm_rand(3) == 0;
 	unsigned int r = kpm_rand(100);
 
 	/* Rare: a load or an unload costs as much as hundreds of steps. */
 	if (kpm_targeted && mod_every && !kpm_rand(mod_every)) {
-		u64 t0 = ktime_get_ns();
-
 		if (kpm_loaded)
 			kpm_op_unload();
 		else
 			kpm_op_load();
-		kpm_stats.mod_ns += ktime_get_ns() - t0;
-		return;
+		return KPM_T_MOD;
 	}
 	if (r < 18)
-		kpm_op_register(is_ret);
-	else if (r < 30)
-		kpm_op_unregister(is_ret);
-	else if (r < 38)
-		kpm_op_batch(is_ret);
-	else if (r < 44)
-		kpm_op_unbatch(is_ret);
-	else if (r < 52)
-		kpm_op_enable(is_ret, true);
-	else if (r < 60)
-		kpm_op_enable(is_ret, false);
-	else if (r < 64 && again)
-		kpm_op_again(is_ret);
-	else if (r < 68 && change)
-		kpm_op_change(is_ret);
-	else
-		kpm_op_call();
+		return kpm_op_register(is_ret) ? KPM_T_REG : KPM_T_NONE;
+	if (r < 30)
+		return kpm_op_unregister(is_ret) ? KPM_T_UNREG : KPM_T_NONE;
+	if (r < 38)
+		return kpm_op_batch(is_ret) ? KPM_T_BATCH : KPM_T_NONE;
+	if (r < 44)
+		return kpm_op_unbatch(is_ret) ? KPM_T_UNBATCH : KPM_T_NONE;
+	if (r < 52)
+		return kpm_op_enable(is_ret, true) ? KPM_T_ENABLE : KPM_T_NONE;
+	if (r < 60)
+		return kpm_op_enable(is_ret, false) ? KPM_T_DISABLE : KPM_T_NONE;
+	if (r < 64 && again)
+		return kpm_op_again(is_ret) ? KPM_T_AGAIN : KPM_T_NONE;
+	if (r < 68 && change)
+		return kpm_op_change(is_ret) ? KPM_T_CHANGE : KPM_T_NONE;
+	return kpm_op_call() ? KPM_T_CALL : KPM_T_NONE;
+}
+
+static void kpm_op(void)
+{
+	u64 t0 = ktime_get_ns();
+	enum kpm_phase kind = kpm_do_op();
+
+	kpm_account(kind, &t0);
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -1487,11 +1563,15 @@ static void kpm_print_history(void)
 	       tools, mod_every);
 }
 
+/* The sequence's steps, from the first to the last (not the calibration). */
+static u64 kpm_run_ns;
+
 static void kpm_run(void)
 {
 	unsigned int i, nr_threads = min_t(uint, threads, ARRAY_SIZE(kpm_threads));
 	unsigned int places = 0;
 	unsigned long end;
+	u64 t0;
 	int ret;
 
 	/* The target is loaded first: its functions are calibrated too. */
@@ -1542,6 +1622,7 @@ static void kpm_run(void)
 			kpm_threads[i] = NULL;
 	}
 	end = jiffies + seconds * HZ;
+	t0 = ktime_get_ns();
 	for (kpm_step = 0; kpm_step < ops && !kpm_divergences; kpm_step++) {
 		if (seconds && time_after(jiffies, end))
 			break;
@@ -1551,6 +1632,7 @@ static void kpm_run(void)
 		kpm_check();
 		cond_resched();
 	}
+	kpm_run_ns = ktime_get_ns() - t0;
 	if (kpm_divergences) {
 		kpm_step--;
 		kpm_print_history();
@@ -1571,7 +1653,7 @@ static void kpm_run(void)
 
 static int __init kp_model_init(void)
 {
-	int i;
+	int i, len;
 
 	strscpy(impl, IS_ENABLED(CONFIG_HAVE_KRETPROBE_INSTANCE_POOL) ?
 		"ours" : "upstream", sizeof(impl));
@@ -1617,13 +1699,15 @@ static int __init kp_model_init(void)
 	filp_close(kpm_list, NULL);
 	vm_munmap(kpm_ubuf, KPM_LIST_BUF);
 	kvfree(kpm_list_buf);
-	snprintf(result, sizeof(result),
-		 "seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu loads=%u gone=%lu mod_ms=%llu divergences=%u wrong=%ld",
-		 seed, ops, kpm_step, kpm_stats.calls,
-		 atomic_long_read(&kpm_thread_calls), kpm_stats.regs,
-		 kpm_stats.refused, kpm_loads, kpm_stats.gone,
-		 div_u64(kpm_stats.mod_ns, NSEC_PER_MSEC), kpm_divergences,
-		 atomic_long_read(&kpm_wrong));
+	len = scnprintf(result, sizeof(result),
+			"seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu loads=%u gone=%lu mod_ms=%llu divergences=%u wrong=%ld run_ms=%llu",
+			seed, ops, kpm_step, kpm_stats.calls,
+			atomic_long_read(&kpm_thread_calls), kpm_stats.regs,
+			kpm_stats.refused, kpm_loads, kpm_stats.gone,
+			div_u64(kpm_time[KPM_T_MOD].ns, NSEC_PER_MSEC),
+			kpm_divergences, atomic_long_read(&kpm_wrong),
+			div_u64(kpm_run_ns, NSEC_PER_MSEC));
+	kpm_print_time(result + len, sizeof(result) - len);
 	pr_info("%s\n", result);
 	return 0;
 }

@@ -20,8 +20,15 @@
 #                 (default 2000; 0: never)
 # KP_MODEL_THREADS  threads calling the targets meanwhile (default 2)
 #
+# KP_MODEL_FAULTS  0: skip the runs below that make the model wrong on
+#                 purpose (default 1)
+#
 # A divergence prints its step, what the model expected and the kernel
 # showed, the steps before it and the insmod line that replays it.
+#
+# First, three short runs show that the checks can fail: kp_model's
+# fault= makes the model's list, text or hit counts wrong at one step,
+# and that step must diverge.
 
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -88,6 +95,31 @@ if [ -n "$OLD_OPT" ]; then
 		done
 	) &
 	FLIPPER=$!
+fi
+
+# fault_run KIND: a short run with the model's KIND made wrong from
+# step 40 on; the step it is made wrong at must be the divergence's.
+fault_run()
+{
+	log_mark
+	insmod "$KO" seed=1 ops=80 seconds=0 threads=0 fault="$1" fault_step=40
+	fr_res=$(cat "$PARAMS/result" 2>/dev/null)
+	unload kp_model
+	fr_at=$(log_since_mark | sed -n "s/.*kp_model: fault: the model's $1 made wrong at step \([0-9]*\)$/\1/p")
+	if [ -z "$fr_at" ]; then
+		fail "fault=$1: no fault made ($fr_res)"
+	elif ! log_since_mark | grep -q "kp_model: divergence at step $fr_at: "; then
+		log_since_mark | grep 'kp_model' | sed 's/^/# /' | tail -n 5
+		fail "fault=$1 made at step $fr_at: no divergence there ($fr_res)"
+	else
+		pass "fault=$1: the model made wrong at step $fr_at diverges there"
+	fi
+}
+
+if [ "${KP_MODEL_FAULTS:-1}" != 0 ]; then
+	for kind in list text counts; do
+		fault_run "$kind"
+	done
 fi
 
 log_mark

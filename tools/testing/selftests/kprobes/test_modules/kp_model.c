@@ -166,6 +166,14 @@ static uint mod_every = 2000;
 module_param(mod_every, uint, 0444);
 MODULE_PARM_DESC(mod_every, "one step in this many loads or unloads the target (on average)");
 
+static char *fault;
+module_param(fault, charp, 0444);
+MODULE_PARM_DESC(fault, "make the model wrong on purpose from step fault_step on: list, text or counts");
+
+static uint fault_step;
+module_param(fault_step, uint, 0444);
+MODULE_PARM_DESC(fault_step, "the first step fault= may make the model wrong at");
+
 static char impl[16];
 module_param_string(impl, impl, sizeof(impl), 0444);
 MODULE_PARM_DESC(impl, "ours or upstream");
@@ -714,11 +722,37 @@ static __printf(1, 2) void kpm_diverged(const char *fmt, ...)
 	snprintf(kpm_history[kpm_step % KPM_HISTORY], \
 		 sizeof(kpm_history[0]), fmt, ##__VA_ARGS__)
 
+/*
+ * A fault made on purpose (fault=, fault_step=): the model is made wrong
+ * once, in the check named, at the first step from fault_step on where
+ * that check can be made wrong, and that step must diverge.  model.sh
+ * runs each so, to show that no check passes whatever the kernel does.
+ */
+enum kpm_fault_kind { KPM_FAULT_NONE, KPM_FAULT_LIST, KPM_FAULT_TEXT, KPM_FAULT_COUNTS };
+static const char * const kpm_fault_name[] = { "", "list", "text", "counts" };
+static enum kpm_fault_kind kpm_fault;
+static bool kpm_in_run;			/* the steps, not the calibration or the end */
+
+/* Is this the check, and the step, to make wrong?  Once, and said so. */
+static bool kpm_fault_now(enum kpm_fault_kind kind)
+{
+	if (kpm_fault != kind || !kpm_in_run || kpm_step < fault_step)
+		return false;
+	pr_info("fault: the model's %s made wrong at step %u\n",
+		kpm_fault_name[kind], kpm_step);
+	kpm_fault = KPM_FAULT_NONE;
+	return true;
+}
+
 static void kpm_check_counts(void)
 {
 	u64 t0 = ktime_get_ns();
 	struct kpm_slot *s;
 	int i;
+
+	/* A hit the model counts that no handler saw. */
+	if (kpm_fault_now(KPM_FAULT_COUNTS))
+		kpm_slots[0].want_pre++;
 
 	for (i = 0; i < KPM_SLOTS; i++) {
 		s = &kpm_slots[i];
@@ -871,6 +905,16 @@ static void kpm_check_list(void)
 		want[n_want].gone = s->gone;
 		n_want++;
 	}
+	if (kpm_fault_now(KPM_FAULT_LIST)) {
+		/* A line the model gets wrong: a flag, or one too many. */
+		if (n_want) {
+			want[0].disabled = !want[0].disabled;
+		} else {
+			want[0].addr = kpm_text_of(kpm_funcs[0].fn);
+			want[0].kind = 'k';
+			n_want++;
+		}
+	}
 	n_seen = kpm_read_list(seen, &t0);
 	if (n_seen < 0) {
 		kpm_diverged("cannot read the probe list");
@@ -907,6 +951,11 @@ static const char *kpm_text_wrong(unsigned int *where)
 	for (i = 0; i < KPM_SLOTS; i++)
 		if (kpm_slots[i].reg && !kpm_slots[i].gone)
 			any[kpm_slots[i].fn] = true;
+	/* A byte the model gets wrong, of a function with no probe. */
+	for (f = 0; f < KPM_FUNCS && kpm_fault == KPM_FAULT_TEXT; f++)
+		if (kpm_there(f) && !any[f] && kpm_funcs[f].size &&
+		    kpm_fault_now(KPM_FAULT_TEXT))
+			kpm_funcs[f].text[0] ^= 0x10;
 	for (f = 0; f < KPM_FUNCS; f++) {
 		const struct kpm_func *fu = &kpm_funcs[f];
 		unsigned int len = fu->size;
@@ -1623,6 +1672,7 @@ static void kpm_run(void)
 	}
 	end = jiffies + seconds * HZ;
 	t0 = ktime_get_ns();
+	kpm_in_run = true;
 	for (kpm_step = 0; kpm_step < ops && !kpm_divergences; kpm_step++) {
 		if (seconds && time_after(jiffies, end))
 			break;
@@ -1633,6 +1683,7 @@ static void kpm_run(void)
 		cond_resched();
 	}
 	kpm_run_ns = ktime_get_ns() - t0;
+	kpm_in_run = false;
 	if (kpm_divergences) {
 		kpm_step--;
 		kpm_print_history();
@@ -1662,6 +1713,11 @@ static int __init kp_model_init(void)
 		again = kpm_ours;
 	if (change < 0)
 		change = kpm_ours;
+	for (i = KPM_FAULT_LIST; fault && i < ARRAY_SIZE(kpm_fault_name); i++)
+		if (!strcmp(fault, kpm_fault_name[i]))
+			kpm_fault = i;
+	if (fault && *fault && !kpm_fault)
+		return -EINVAL;
 	if (!seed)
 		seed = get_random_u32() | 1;
 	prandom_seed_state(&kpm_rnd, seed);

@@ -82,7 +82,17 @@
  * parameter:
  *
  *	seed=S ops=N done=N calls=C thread_calls=T regs=R refused=F loads=L
- *	gone=G mod_ms=M divergences=0 wrong=0
+ *	gone=G mod_ms=M divergences=0 wrong=0 run_ms=MS reg=N:MS ...
+ *	none=N:MS counts=MS read=MS cmp=MS text=MS wait=N:MS
+ *
+ * run_ms is the steps' time; then, per kind of operation, how many ran
+ * and their milliseconds (none: a step that found nothing to do), and
+ * the checks' milliseconds: hit counts, the list's read() and its
+ * parsing and comparison, the text, the waits for lagging text (how many
+ * steps waited).
+ *
+ * fault=list|text|counts makes the model wrong on purpose once, from
+ * step fault_step on, in that check; the step must diverge (model.sh).
  *
  * "impl" says whose kprobes these are (ours: CONFIG_HAVE_KRETPROBE_
  * INSTANCE_POOL), and decides the defaults of "again" and "change".

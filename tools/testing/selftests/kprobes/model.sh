@@ -125,7 +125,7 @@ fi
 log_mark
 t0=$(date +%s)
 insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads="$THREADS" \
-	target="$TARGET" tools="$TOOLS" mod_every="$MOD_EVERY"
+	target="$TARGET" tools="$TOOLS" mod_every="$MOD_EVERY" yardsticks=20
 rc=$?
 t=$(($(date +%s) - t0))
 touch "$STOP"

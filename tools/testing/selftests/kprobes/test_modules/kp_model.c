@@ -122,6 +122,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/umh.h>
@@ -187,6 +188,10 @@ MODULE_PARM_DESC(fault, "make the model wrong on purpose from step fault_step on
 static uint fault_step;
 module_param(fault_step, uint, 0444);
 MODULE_PARM_DESC(fault_step, "the first step fault= may make the model wrong at");
+
+static uint yardsticks;
+module_param(yardsticks, uint, 0444);
+MODULE_PARM_DESC(yardsticks, "after the sequence, time this many grace periods and stop_machine() calls");
 
 static char impl[16];
 module_param_string(impl, impl, sizeof(impl), 0444);
@@ -1804,6 +1809,41 @@ static void kpm_run(void)
 		kpm_print_history();
 }
 
+static int kpm_nothing(void *data)
+{
+	return 0;
+}
+
+/*
+ * What the kernel's own waits cost on this machine, to read the
+ * operations' times against: a grace period, an expedited one, every
+ * CPU stopped once (arm64's and arm's text writes).
+ */
+static void kpm_yardsticks(void)
+{
+	u64 t0, ns[3];
+	unsigned int i;
+
+	if (!yardsticks)
+		return;
+	t0 = ktime_get_ns();
+	for (i = 0; i < yardsticks; i++)
+		synchronize_rcu();
+	ns[0] = ktime_get_ns() - t0;
+	t0 += ns[0];
+	for (i = 0; i < yardsticks; i++)
+		synchronize_rcu_expedited();
+	ns[1] = ktime_get_ns() - t0;
+	t0 += ns[1];
+	for (i = 0; i < yardsticks; i++)
+		stop_machine(kpm_nothing, NULL, NULL);
+	ns[2] = ktime_get_ns() - t0;
+	pr_info("yardsticks, each of %u: synchronize_rcu() %llu us, synchronize_rcu_expedited() %llu us, stop_machine() %llu us\n",
+		yardsticks, div_u64(ns[0], yardsticks * NSEC_PER_USEC),
+		div_u64(ns[1], yardsticks * NSEC_PER_USEC),
+		div_u64(ns[2], yardsticks * NSEC_PER_USEC));
+}
+
 static int __init kp_model_init(void)
 {
 	int i, len;
@@ -1858,6 +1898,8 @@ static int __init kp_model_init(void)
 	}
 	if (kpm_targeted)
 		unregister_module_notifier(&kpm_module_nb);
+	if (!kpm_divergences)
+		kpm_yardsticks();
 	filp_close(kpm_list, NULL);
 	vm_munmap(kpm_ubuf, KPM_LIST_BUF);
 	kvfree(kpm_list_buf);

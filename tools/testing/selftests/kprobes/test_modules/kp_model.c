@@ -1013,6 +1013,8 @@ static void kpm_check_list(void)
 	if (fault && !kpm_fault_list_line()) {
 		want[n_want].addr = kpm_text_of(kpm_funcs[0].fn);
 		want[n_want].kind = 'k';
+		want[n_want].disabled = false;
+		want[n_want].gone = false;
 		n_want++;
 	}
 	sort(want, n_want, sizeof(want[0]), kpm_line_cmp, NULL);

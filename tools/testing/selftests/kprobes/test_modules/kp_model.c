@@ -1816,6 +1816,34 @@ static int kpm_nothing(void *data)
 	return 0;
 }
 
+/* The mean of a register_kprobe() and unregister_kprobe() at each place of @f. */
+static void kpm_yardstick_places(unsigned int f)
+{
+	struct kpm_slot *s = &kpm_slots[0];
+	char buf[128];
+	unsigned int p, i, n = max(yardsticks / 4, 1U);
+	int len = 0;
+	u64 t0;
+
+	for (p = 0; p < kpm_funcs[f].nr_places; p++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < n; i++) {
+			memset(&s->kp, 0, sizeof(s->kp));
+			s->kp.addr = (kprobe_opcode_t *)kpm_addr(f, p);
+			s->kp.pre_handler = kpm_pre;
+			atomic_set(&s->live, 1);
+			if (!register_kprobe(&s->kp))
+				unregister_kprobe(&s->kp);
+		}
+		len += scnprintf(buf + len, sizeof(buf) - len, " +%u %llu us",
+				 kpm_funcs[f].places[p],
+				 div_u64(ktime_get_ns() - t0, n * NSEC_PER_USEC));
+	}
+	atomic_set(&s->live, 0);
+	pr_info("yardsticks, a kprobe registered and unregistered on %s, each of %u:%s\n",
+		kpm_funcs[f].name, n, buf);
+}
+
 /*
  * What the kernel's own waits cost on this machine, to read the
  * operations' times against: a grace period, an expedited one, every
@@ -1844,6 +1872,9 @@ static void kpm_yardsticks(void)
 		yardsticks, div_u64(ns[0], yardsticks * NSEC_PER_USEC),
 		div_u64(ns[1], yardsticks * NSEC_PER_USEC),
 		div_u64(ns[2], yardsticks * NSEC_PER_USEC));
+	/* A kprobe registered and unregistered at each place of two targets. */
+	kpm_yardstick_places(0);
+	kpm_yardstick_places(KPM_CORE / 2);
 }
 
 static int __init kp_model_init(void)

@@ -28,7 +28,11 @@
 #
 # First, three short runs show that the checks can fail: kp_model's
 # fault= makes the model's list, text or hit counts wrong at one step,
-# and that step must diverge.
+# and that step must diverge.  The main run's result line says where a
+# step's time went (each kind of operation, each check), and after it
+# kp_model times the kernel's own waits (yardsticks=: a grace period, an
+# expedited one, stop_machine(), a registration at each place of two
+# targets) for comparison.
 
 set -u
 cd "$(dirname "$0")" || exit 1

@@ -18,9 +18,21 @@
 # KP_MODEL_SECS   seconds at most (default: 60 with KASAN, else 20)
 # KP_MODEL_MOD_EVERY  one step in this many loads or unloads the target
 #                 (default 2000; 0: never)
+# KP_MODEL_THREADS  threads calling the targets meanwhile (default 2)
+#
+# KP_MODEL_FAULTS  0: skip the runs below that make the model wrong on
+#                 purpose (default 1)
 #
 # A divergence prints its step, what the model expected and the kernel
 # showed, the steps before it and the insmod line that replays it.
+#
+# First, three short runs show that the checks can fail: kp_model's
+# fault= makes the model's list, text or hit counts wrong at one step,
+# and that step must diverge.  The main run's result line says where a
+# step's time went (each kind of operation, each check), and after it
+# kp_model times the kernel's own waits (yardsticks=: a grace period, an
+# expedited one, stop_machine(), a registration at each place of two
+# targets) for comparison.
 
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -43,6 +55,7 @@ done
 [ -n "$TOOLS" ] || TARGET=
 [ -n "$TARGET" ] || diag "no kp_model_target.ko or insmod and rmmod: no module loads"
 MOD_EVERY=${KP_MODEL_MOD_EVERY:-2000}
+THREADS=${KP_MODEL_THREADS:-2}
 SEED=${KP_MODEL_SEED:-0}
 OPS=${KP_MODEL_OPS:-1000000}
 if kconfig KASAN; then
@@ -88,10 +101,35 @@ if [ -n "$OLD_OPT" ]; then
 	FLIPPER=$!
 fi
 
+# fault_run KIND: a short run with the model's KIND made wrong from
+# step 40 on; the step it is made wrong at must be the divergence's.
+fault_run()
+{
+	log_mark
+	insmod "$KO" seed=1 ops=80 seconds=0 threads=0 fault="$1" fault_step=40
+	fr_res=$(cat "$PARAMS/result" 2>/dev/null)
+	unload kp_model
+	fr_at=$(log_since_mark | sed -n "s/.*kp_model: fault: the model's $1 made wrong at step \([0-9]*\)$/\1/p")
+	if [ -z "$fr_at" ]; then
+		fail "fault=$1: no fault made ($fr_res)"
+	elif ! log_since_mark | grep -q "kp_model: divergence at step $fr_at: "; then
+		log_since_mark | grep 'kp_model' | sed 's/^/# /' | tail -n 5
+		fail "fault=$1 made at step $fr_at: no divergence there ($fr_res)"
+	else
+		pass "fault=$1: the model made wrong at step $fr_at diverges there"
+	fi
+}
+
+if [ "${KP_MODEL_FAULTS:-1}" != 0 ]; then
+	for kind in list text counts; do
+		fault_run "$kind"
+	done
+fi
+
 log_mark
 t0=$(date +%s)
-insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads=2 \
-	target="$TARGET" tools="$TOOLS" mod_every="$MOD_EVERY"
+insmod "$KO" seed="$SEED" ops="$OPS" seconds="$SECS" threads="$THREADS" \
+	target="$TARGET" tools="$TOOLS" mod_every="$MOD_EVERY" yardsticks=20
 rc=$?
 t=$(($(date +%s) - t0))
 touch "$STOP"

@@ -82,7 +82,21 @@
  * parameter:
  *
  *	seed=S ops=N done=N calls=C thread_calls=T regs=R refused=F loads=L
- *	gone=G mod_ms=M divergences=0 wrong=0
+ *	gone=G mod_ms=M divergences=0 wrong=0 run_ms=MS reg=N:MS ...
+ *	none=N:MS counts=MS read=MS cmp=MS text=MS wait=N:MS same=N
+ *
+ * run_ms is the steps' time; then, per kind of operation, how many ran
+ * and their milliseconds (none: a step that found nothing to do), and
+ * the checks' milliseconds: hit counts, the list's read() and its
+ * parsing and comparison, the text, the waits for lagging text (how many
+ * steps waited); same: the lists read that were byte for byte the last
+ * one that matched, against the same model, so not parsed again.  The
+ * times are sums of ktime_get_ns() differences: where the clock ticks by
+ * jiffies (QEMU's x86-64 guest), each is 0 or a tick, right on average
+ * over thousands of steps.
+ *
+ * fault=list|text|counts makes the model wrong on purpose once, from
+ * step fault_step on, in that check; the step must diverge (model.sh).
  *
  * "impl" says whose kprobes these are (ours: CONFIG_HAVE_KRETPROBE_
  * INSTANCE_POOL), and decides the defaults of "again" and "change".
@@ -108,6 +122,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/umh.h>
@@ -166,11 +181,23 @@ static uint mod_every = 2000;
 module_param(mod_every, uint, 0444);
 MODULE_PARM_DESC(mod_every, "one step in this many loads or unloads the target (on average)");
 
+static char *fault;
+module_param(fault, charp, 0444);
+MODULE_PARM_DESC(fault, "make the model wrong on purpose from step fault_step on: list, text or counts");
+
+static uint fault_step;
+module_param(fault_step, uint, 0444);
+MODULE_PARM_DESC(fault_step, "the first step fault= may make the model wrong at");
+
+static uint yardsticks;
+module_param(yardsticks, uint, 0444);
+MODULE_PARM_DESC(yardsticks, "after the sequence, time this many grace periods and stop_machine() calls");
+
 static char impl[16];
 module_param_string(impl, impl, sizeof(impl), 0444);
 MODULE_PARM_DESC(impl, "ours or upstream");
 
-static char result[256] = "none";
+static char result[512] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "outcome of the sequence");
 
@@ -639,6 +666,58 @@ static void kpm_calibrate(unsigned int f)
 
 /* ---- the checks ------------------------------------------------------------ */
 
+/*
+ * Where a step's time goes, for the result line: each kind of operation
+ * (how many, how long), then the checks after it: the hit counts, the
+ * probe list's read() and its parsing and comparison, the text compared,
+ * and the waits for text that lags (how many steps waited, how long).
+ */
+enum kpm_phase {
+	KPM_T_REG, KPM_T_UNREG, KPM_T_BATCH, KPM_T_UNBATCH, KPM_T_ENABLE,
+	KPM_T_DISABLE, KPM_T_AGAIN, KPM_T_CHANGE, KPM_T_CALL, KPM_T_MOD,
+	KPM_T_NONE, KPM_T_OPS,		/* the kinds of operation above */
+	KPM_T_COUNTS = KPM_T_OPS, KPM_T_READ, KPM_T_CMP, KPM_T_TEXT,
+	KPM_T_WAIT, KPM_T_NR
+};
+
+static const char * const kpm_phase_name[KPM_T_NR] = {
+	"reg", "unreg", "batch", "unbatch", "enable", "disable", "again",
+	"change", "call", "mod", "none", "counts", "read", "cmp", "text", "wait",
+};
+
+static struct {
+	u64 ns;
+	unsigned long nr;
+} kpm_time[KPM_T_NR];
+
+/* Account the time since @*t0 to @phase; the phase's end is the next's start. */
+static void kpm_account(enum kpm_phase phase, u64 *t0)
+{
+	u64 now = ktime_get_ns();
+
+	kpm_time[phase].ns += now - *t0;
+	kpm_time[phase].nr++;
+	*t0 = now;
+}
+
+/* The account as "name=N:ms ..." (operations) and "name=ms" (checks). */
+static int kpm_print_time(char *buf, size_t size)
+{
+	int i, len = 0;
+
+	for (i = 0; i < KPM_T_NR; i++) {
+		u64 ms = div_u64(kpm_time[i].ns, NSEC_PER_MSEC);
+
+		if (i < KPM_T_OPS || i == KPM_T_WAIT)
+			len += scnprintf(buf + len, size - len, " %s=%lu:%llu",
+					 kpm_phase_name[i], kpm_time[i].nr, ms);
+		else
+			len += scnprintf(buf + len, size - len, " %s=%llu",
+					 kpm_phase_name[i], ms);
+	}
+	return len;
+}
+
 /* Hits are shown seen/model. */
 #define KPM_HITS	"pre %ld/%ld post %ld/%ld entry %ld/%ld ret %ld/%ld"
 static char kpm_history[KPM_HISTORY][96];
@@ -662,10 +741,37 @@ static __printf(1, 2) void kpm_diverged(const char *fmt, ...)
 	snprintf(kpm_history[kpm_step % KPM_HISTORY], \
 		 sizeof(kpm_history[0]), fmt, ##__VA_ARGS__)
 
+/*
+ * A fault made on purpose (fault=, fault_step=): the model is made wrong
+ * once, in the check named, at the first step from fault_step on where
+ * that check can be made wrong, and that step must diverge.  model.sh
+ * runs each so, to show that no check passes whatever the kernel does.
+ */
+enum kpm_fault_kind { KPM_FAULT_NONE, KPM_FAULT_LIST, KPM_FAULT_TEXT, KPM_FAULT_COUNTS };
+static const char * const kpm_fault_name[] = { "", "list", "text", "counts" };
+static enum kpm_fault_kind kpm_fault;
+static bool kpm_in_run;			/* the steps, not the calibration or the end */
+
+/* Is this the check, and the step, to make wrong?  Once, and said so. */
+static bool kpm_fault_now(enum kpm_fault_kind kind)
+{
+	if (kpm_fault != kind || !kpm_in_run || kpm_step < fault_step)
+		return false;
+	pr_info("fault: the model's %s made wrong at step %u\n",
+		kpm_fault_name[kind], kpm_step);
+	kpm_fault = KPM_FAULT_NONE;
+	return true;
+}
+
 static void kpm_check_counts(void)
 {
+	u64 t0 = ktime_get_ns();
 	struct kpm_slot *s;
 	int i;
+
+	/* A hit the model counts that no handler saw. */
+	if (kpm_fault_now(KPM_FAULT_COUNTS))
+		kpm_slots[0].want_pre++;
 
 	for (i = 0; i < KPM_SLOTS; i++) {
 		s = &kpm_slots[i];
@@ -692,6 +798,7 @@ static void kpm_check_counts(void)
 	if (atomic_long_read(&kpm_wrong))
 		kpm_diverged("%ld calls of the targets computed a wrong value",
 			     atomic_long_read(&kpm_wrong));
+	kpm_account(KPM_T_COUNTS, &t0);
 }
 
 /* One line of the probe list, as far as the model knows it. */
@@ -755,14 +862,13 @@ static bool kpm_in_targets(unsigned long addr)
 static unsigned long kpm_ubuf;
 static struct file *kpm_list;
 
-static int kpm_read_list(struct kpm_line *lines)
+/* The whole list into kpm_list_buf; its length, or -1. */
+static ssize_t kpm_read_list(void)
 {
 	char __user *ubuf = (char __user *)kpm_ubuf;
 	struct file *file = kpm_list;
 	loff_t pos = 0;
 	ssize_t got, len = 0;
-	char *line, *next;
-	int n = 0;
 
 	got = file->f_op->read ? 0 : -EINVAL;
 	while (!got && len < KPM_LIST_BUF - 1) {
@@ -777,6 +883,15 @@ static int kpm_read_list(struct kpm_line *lines)
 	if (got < 0 || copy_from_user(kpm_list_buf, ubuf, len))
 		return -1;
 	kpm_list_buf[len] = '\0';
+	return len;
+}
+
+/* The lines of kpm_list_buf at the targets, in @lines (it is cut up); -1 on error. */
+static int kpm_parse_list(struct kpm_line *lines)
+{
+	char *line, *next;
+	int n = 0;
+
 	for (line = kpm_list_buf; line && *line; line = next) {
 		unsigned long addr;
 		char kind;
@@ -798,10 +913,78 @@ static int kpm_read_list(struct kpm_line *lines)
 	return n;
 }
 
+/*
+ * What the last list that matched the model was: its bytes, the model's
+ * lines and what decides which lines are the model's business (the
+ * target's loads, kpmt_boot()).  The same bytes read against the same
+ * model give the same verdict: they are not parsed again.
+ */
+static struct {
+	char *buf;
+	ssize_t len;
+	int n_want;
+	struct kpm_line want[KPM_SLOTS + 1];
+	unsigned int loads;
+	bool loaded, init_kept;
+	unsigned long boot_at;
+} kpm_last;
+
+static unsigned long kpm_list_same;	/* lists found as the last */
+
+static bool kpm_list_as_last(ssize_t len, const struct kpm_line *want, int n_want)
+{
+	return kpm_last.buf && len == kpm_last.len && n_want == kpm_last.n_want &&
+	       kpm_last.loads == kpm_loads && kpm_last.loaded == kpm_loaded &&
+	       kpm_last.init_kept == kpm_init_kept && kpm_last.boot_at == kpm_boot_at &&
+	       !memcmp(want, kpm_last.want, n_want * sizeof(want[0])) &&
+	       !memcmp(kpm_list_buf, kpm_last.buf, len);
+}
+
+/* Before the parse cuts kpm_list_buf up; kpm_list_keep() once it matched. */
+static void kpm_list_copy(ssize_t len)
+{
+	kpm_last.len = -1;
+	if (kpm_last.buf)
+		memcpy(kpm_last.buf, kpm_list_buf, len);
+}
+
+static void kpm_list_keep(ssize_t len, const struct kpm_line *want, int n_want)
+{
+	kpm_last.len = len;
+	kpm_last.n_want = n_want;
+	memcpy(kpm_last.want, want, n_want * sizeof(want[0]));
+	kpm_last.loads = kpm_loads;
+	kpm_last.loaded = kpm_loaded;
+	kpm_last.init_kept = kpm_init_kept;
+	kpm_last.boot_at = kpm_boot_at;
+}
+
+/* fault=list: the kind of the first line at the targets in kpm_list_buf swapped. */
+static bool kpm_fault_list_line(void)
+{
+	char *line = kpm_list_buf, *kind, c;
+	unsigned long addr;
+
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		kind = strchr(line, ' ');
+		if (!kind || sscanf(line, "%lx %c", &addr, &c) != 2 || !kpm_in_targets(addr))
+			continue;
+		kind = skip_spaces(kind);
+		if (*kind != 'k' && *kind != 'r')
+			continue;
+		*kind = *kind == 'k' ? 'r' : 'k';
+		return true;
+	}
+	return false;
+}
+
 static void kpm_check_list(void)
 {
-	static struct kpm_line seen[KPM_LIST_MAX], want[KPM_SLOTS];
+	static struct kpm_line seen[KPM_LIST_MAX], want[KPM_SLOTS + 1];
+	u64 t0 = ktime_get_ns();
 	int i, n_seen, n_want = 0;
+	bool fault;
+	ssize_t len;
 
 	for (i = 0; i < KPM_SLOTS; i++) {
 		struct kpm_slot *s = &kpm_slots[i];
@@ -815,15 +998,43 @@ static void kpm_check_list(void)
 		want[n_want].gone = s->gone;
 		n_want++;
 	}
-	n_seen = kpm_read_list(seen);
+	fault = kpm_fault_now(KPM_FAULT_LIST);
+	len = kpm_read_list();
+	kpm_account(KPM_T_READ, &t0);
+	if (len < 0) {
+		kpm_diverged("cannot read the probe list");
+		return;
+	}
+	/*
+	 * A line gone wrong: the kernel's (one of its lines at the targets
+	 * shown as the other kind), which the model has seen before as it
+	 * was, or else the model's (one line too many).
+	 */
+	if (fault && !kpm_fault_list_line()) {
+		want[n_want].addr = kpm_text_of(kpm_funcs[0].fn);
+		want[n_want].kind = 'k';
+		want[n_want].disabled = false;
+		want[n_want].gone = false;
+		n_want++;
+	}
+	sort(want, n_want, sizeof(want[0]), kpm_line_cmp, NULL);
+	if (kpm_list_as_last(len, want, n_want)) {
+		kpm_list_same++;
+		kpm_account(KPM_T_CMP, &t0);
+		return;
+	}
+	kpm_list_copy(len);
+	n_seen = kpm_parse_list(seen);
 	if (n_seen < 0) {
 		kpm_diverged("cannot read the probe list");
 		return;
 	}
 	sort(seen, n_seen, sizeof(seen[0]), kpm_line_cmp, NULL);
-	sort(want, n_want, sizeof(want[0]), kpm_line_cmp, NULL);
-	if (n_seen == n_want && !memcmp(seen, want, n_want * sizeof(want[0])))
+	if (n_seen == n_want && !memcmp(seen, want, n_want * sizeof(want[0]))) {
+		kpm_list_keep(len, want, n_want);
+		kpm_account(KPM_T_CMP, &t0);
 		return;
+	}
 	kpm_diverged("the probe list has %d lines at the targets, the model %d", n_seen, n_want);
 	for (i = 0; i < max(n_seen, n_want); i++)
 		pr_err("  list %d: seen %lx %c%s%s, model %lx %c%s%s\n", i,
@@ -849,6 +1060,11 @@ static const char *kpm_text_wrong(unsigned int *where)
 	for (i = 0; i < KPM_SLOTS; i++)
 		if (kpm_slots[i].reg && !kpm_slots[i].gone)
 			any[kpm_slots[i].fn] = true;
+	/* A byte the model gets wrong, of a function with no probe. */
+	for (f = 0; f < KPM_FUNCS && kpm_fault == KPM_FAULT_TEXT; f++)
+		if (kpm_there(f) && !any[f] && kpm_funcs[f].size &&
+		    kpm_fault_now(KPM_FAULT_TEXT))
+			kpm_funcs[f].text[0] ^= 0x10;
 	for (f = 0; f < KPM_FUNCS; f++) {
 		const struct kpm_func *fu = &kpm_funcs[f];
 		unsigned int len = fu->size;
@@ -876,12 +1092,19 @@ static const char *kpm_text_wrong(unsigned int *where)
 static void kpm_check_text(void)
 {
 	unsigned int waited = 0, f = 0;
+	u64 t0 = ktime_get_ns();
 	const char *wrong;
 
-	while ((wrong = kpm_text_wrong(&f)) && waited < KPM_SETTLE_MS) {
+	wrong = kpm_text_wrong(&f);
+	kpm_account(KPM_T_TEXT, &t0);
+	if (!wrong)
+		return;
+	while (wrong && waited < KPM_SETTLE_MS) {
 		msleep(20);
 		waited += 20;
+		wrong = kpm_text_wrong(&f);
 	}
+	kpm_account(KPM_T_WAIT, &t0);
 	if (wrong)
 		kpm_diverged("text of %s: %s", kpm_funcs[f].name, wrong);
 }
@@ -896,12 +1119,10 @@ static void kpm_check(void)
 /* ---- the operations ----------------------------------------------------- */
 
 /*
- * gone: probes that went GONE, on init text or in an unload; mod_ns: time
- * in loads and unloads of the target
+ * gone: probes that went GONE, on init text or in an unload
  */
 struct kpm_stats {
 	unsigned long calls, regs, refused, gone;
-	u64 mod_ns;
 };
 
 static struct kpm_stats kpm_stats;
@@ -957,14 +1178,14 @@ static int kpm_expect(struct kpm_slot *s)
 	return s->is_ret ? kpm_funcs[s->fn].ret_answer[s->place] : 0;
 }
 
-static void kpm_op_register(bool is_ret)
+static bool kpm_op_register(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, false);
 	unsigned int f, place;
 	int ret, want;
 
 	if (!s || !kpm_pick_place(&f, &place, true))
-		return;
+		return false;
 	kpm_fill(s, f, place);
 	want = kpm_expect(s);
 	KPM_NOTE("register %s %u at %s+%u", kpm_kind(s), s->id,
@@ -982,6 +1203,7 @@ static void kpm_op_register(bool is_ret)
 		kpm_unregistered(s);
 		kpm_stats.refused++;
 	}
+	return true;
 }
 
 /*
@@ -989,20 +1211,21 @@ static void kpm_op_register(bool is_ret)
  * kretprobe that is not registered oopses (rethook_free(NULL)): there
  * registered kretprobes only.
  */
-static void kpm_op_unregister(bool is_ret)
+static bool kpm_op_unregister(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, is_ret && !kpm_ours ? 1 : -1);
 
 	if (!s)
-		return;
+		return false;
 	KPM_NOTE("unregister %s %u (%s)", kpm_kind(s), s->id,
 		 s->gone ? "GONE" : s->reg ? "registered" : "not registered");
 	kpm_unregister(s);
 	if (s->reg)
 		kpm_unregistered(s);
+	return true;
 }
 
-static void kpm_op_batch(bool is_ret)
+static bool kpm_op_batch(bool is_ret)
 {
 	struct kprobe *kps[KPM_BATCH + 1];
 	struct kretprobe *rps[KPM_BATCH + 1];
@@ -1025,7 +1248,7 @@ static void kpm_op_batch(bool is_ret)
 		batch[n++] = s;
 	}
 	if (!n)
-		return;
+		return false;
 	total = n;
 	if (!kpm_rand(4)) {
 		bad = kpm_rand(n + 1);
@@ -1071,9 +1294,10 @@ static void kpm_op_batch(bool is_ret)
 	}
 	if (ret)
 		kpm_stats.refused++;
+	return true;
 }
 
-static void kpm_op_unbatch(bool is_ret)
+static bool kpm_op_unbatch(bool is_ret)
 {
 	struct kprobe *kps[KPM_BATCH];
 	struct kretprobe *rps[KPM_BATCH];
@@ -1094,7 +1318,7 @@ static void kpm_op_unbatch(bool is_ret)
 		n++;
 	}
 	if (!n)
-		return;
+		return false;
 	KPM_NOTE("unregister a batch of %u %s", n, is_ret ? "kretprobes" : "kprobes");
 	if (is_ret)
 		unregister_kretprobes(rps, n);
@@ -1102,16 +1326,17 @@ static void kpm_op_unbatch(bool is_ret)
 		unregister_kprobes(kps, n);
 	for (i = 0; i < n; i++)
 		kpm_unregistered(batch[i]);
+	return true;
 }
 
-static void kpm_op_enable(bool is_ret, bool on)
+static bool kpm_op_enable(bool is_ret, bool on)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, -1);
 	struct kprobe *kp;
 	int ret, want;
 
 	if (!s)
-		return;
+		return false;
 	kp = kpm_kp(s);
 	/* A GONE probe cannot be enabled; disabling it is accepted. */
 	want = s->reg && !(on && s->gone) ? 0 : -EINVAL;
@@ -1123,31 +1348,33 @@ static void kpm_op_enable(bool is_ret, bool on)
 			     on ? "enable" : "disable", s->id, ret, want);
 	if (!want)
 		s->on = on;
+	return true;
 }
 
-static void kpm_op_again(bool is_ret)
+static bool kpm_op_again(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, true);
 	int ret;
 
 	if (!s)
-		return;
+		return false;
 	KPM_NOTE("register registered %s %u again", kpm_kind(s), s->id);
 	ret = kpm_register(s);
 	if (ret != -EINVAL)
 		kpm_diverged("registering registered slot %u again returned %d, the model %d",
 			     s->id, ret, -EINVAL);
+	return true;
 }
 
 /* A registered probe's struct changed as a careless caller would. */
-static void kpm_op_change(bool is_ret)
+static bool kpm_op_change(bool is_ret)
 {
 	struct kpm_slot *s = kpm_pick(is_ret, true);
 	struct kprobe *kp;
 	unsigned int f, place;
 
 	if (!s || !kpm_pick_place(&f, &place, false))
-		return;
+		return false;
 	kp = kpm_kp(s);
 	KPM_NOTE("change registered %s %u's fields to %s+%u", kpm_kind(s),
 		 s->id, kpm_funcs[f].name, kpm_funcs[f].places[place]);
@@ -1164,9 +1391,10 @@ static void kpm_op_change(bool is_ret)
 		kp->offset += 1;
 		break;
 	}
+	return true;
 }
 
-static void kpm_op_call(void)
+static bool kpm_op_call(void)
 {
 	unsigned int f = kpm_rand(KPM_FUNCS), n = 1 + kpm_rand(3), i, k;
 	long x;
@@ -1174,7 +1402,7 @@ static void kpm_op_call(void)
 	KPM_NOTE("call %s %u times%s", kpm_funcs[f].name, n,
 		 kpm_there(f) ? "" : ": not there");
 	if (!kpm_there(f))
-		return;
+		return false;
 	for (k = 0; k < n; k++) {
 		x = kpm_rand(1000);
 		if (kpm_call(f, x) != kpm_funcs[f].want(x))
@@ -1184,6 +1412,7 @@ static void kpm_op_call(void)
 			if (kpm_slots[i].fn == f)
 				kpm_hit(&kpm_slots[i], 1);
 	}
+	return true;
 }
 
 /* ---- the target module ------------------------------------------------ */
@@ -1420,40 +1649,45 @@ static void kpm_op_unload(void)
 		kpm_diverged("unloading the target returned %d", ret);
 }
 
-static void kpm_op(void)
+/* Draw and do one operation; return its kind. */
+static enum kpm_phase kpm_do_op(void)
 {
 	bool is_ret = kpm_rand(3) == 0;
 	unsigned int r = kpm_rand(100);
 
 	/* Rare: a load or an unload costs as much as hundreds of steps. */
 	if (kpm_targeted && mod_every && !kpm_rand(mod_every)) {
-		u64 t0 = ktime_get_ns();
-
 		if (kpm_loaded)
 			kpm_op_unload();
 		else
 			kpm_op_load();
-		kpm_stats.mod_ns += ktime_get_ns() - t0;
-		return;
+		return KPM_T_MOD;
 	}
 	if (r < 18)
-		kpm_op_register(is_ret);
-	else if (r < 30)
-		kpm_op_unregister(is_ret);
-	else if (r < 38)
-		kpm_op_batch(is_ret);
-	else if (r < 44)
-		kpm_op_unbatch(is_ret);
-	else if (r < 52)
-		kpm_op_enable(is_ret, true);
-	else if (r < 60)
-		kpm_op_enable(is_ret, false);
-	else if (r < 64 && again)
-		kpm_op_again(is_ret);
-	else if (r < 68 && change)
-		kpm_op_change(is_ret);
-	else
-		kpm_op_call();
+		return kpm_op_register(is_ret) ? KPM_T_REG : KPM_T_NONE;
+	if (r < 30)
+		return kpm_op_unregister(is_ret) ? KPM_T_UNREG : KPM_T_NONE;
+	if (r < 38)
+		return kpm_op_batch(is_ret) ? KPM_T_BATCH : KPM_T_NONE;
+	if (r < 44)
+		return kpm_op_unbatch(is_ret) ? KPM_T_UNBATCH : KPM_T_NONE;
+	if (r < 52)
+		return kpm_op_enable(is_ret, true) ? KPM_T_ENABLE : KPM_T_NONE;
+	if (r < 60)
+		return kpm_op_enable(is_ret, false) ? KPM_T_DISABLE : KPM_T_NONE;
+	if (r < 64 && again)
+		return kpm_op_again(is_ret) ? KPM_T_AGAIN : KPM_T_NONE;
+	if (r < 68 && change)
+		return kpm_op_change(is_ret) ? KPM_T_CHANGE : KPM_T_NONE;
+	return kpm_op_call() ? KPM_T_CALL : KPM_T_NONE;
+}
+
+static void kpm_op(void)
+{
+	u64 t0 = ktime_get_ns();
+	enum kpm_phase kind = kpm_do_op();
+
+	kpm_account(kind, &t0);
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -1487,11 +1721,15 @@ static void kpm_print_history(void)
 	       tools, mod_every);
 }
 
+/* The sequence's steps, from the first to the last (not the calibration). */
+static u64 kpm_run_ns;
+
 static void kpm_run(void)
 {
 	unsigned int i, nr_threads = min_t(uint, threads, ARRAY_SIZE(kpm_threads));
 	unsigned int places = 0;
 	unsigned long end;
+	u64 t0;
 	int ret;
 
 	/* The target is loaded first: its functions are calibrated too. */
@@ -1542,6 +1780,8 @@ static void kpm_run(void)
 			kpm_threads[i] = NULL;
 	}
 	end = jiffies + seconds * HZ;
+	t0 = ktime_get_ns();
+	kpm_in_run = true;
 	for (kpm_step = 0; kpm_step < ops && !kpm_divergences; kpm_step++) {
 		if (seconds && time_after(jiffies, end))
 			break;
@@ -1551,6 +1791,8 @@ static void kpm_run(void)
 		kpm_check();
 		cond_resched();
 	}
+	kpm_run_ns = ktime_get_ns() - t0;
+	kpm_in_run = false;
 	if (kpm_divergences) {
 		kpm_step--;
 		kpm_print_history();
@@ -1569,9 +1811,75 @@ static void kpm_run(void)
 		kpm_print_history();
 }
 
+static int kpm_nothing(void *data)
+{
+	return 0;
+}
+
+/* The mean of a register_kprobe() and unregister_kprobe() at each place of @f. */
+static void kpm_yardstick_places(unsigned int f)
+{
+	struct kpm_slot *s = &kpm_slots[0];
+	char buf[128];
+	unsigned int p, i, n = max(yardsticks / 4, 1U);
+	int len = 0;
+	u64 t0;
+
+	for (p = 0; p < kpm_funcs[f].nr_places; p++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < n; i++) {
+			memset(&s->kp, 0, sizeof(s->kp));
+			s->kp.addr = (kprobe_opcode_t *)kpm_addr(f, p);
+			s->kp.pre_handler = kpm_pre;
+			atomic_set(&s->live, 1);
+			if (!register_kprobe(&s->kp))
+				unregister_kprobe(&s->kp);
+		}
+		len += scnprintf(buf + len, sizeof(buf) - len, " +%u %llu us",
+				 kpm_funcs[f].places[p],
+				 div_u64(ktime_get_ns() - t0, n * NSEC_PER_USEC));
+	}
+	atomic_set(&s->live, 0);
+	pr_info("yardsticks, a kprobe registered and unregistered on %s, each of %u:%s\n",
+		kpm_funcs[f].name, n, buf);
+}
+
+/*
+ * What the kernel's own waits cost on this machine, to read the
+ * operations' times against: a grace period, an expedited one, every
+ * CPU stopped once (arm64's and arm's text writes).
+ */
+static void kpm_yardsticks(void)
+{
+	u64 t0, ns[3];
+	unsigned int i;
+
+	if (!yardsticks)
+		return;
+	t0 = ktime_get_ns();
+	for (i = 0; i < yardsticks; i++)
+		synchronize_rcu();
+	ns[0] = ktime_get_ns() - t0;
+	t0 += ns[0];
+	for (i = 0; i < yardsticks; i++)
+		synchronize_rcu_expedited();
+	ns[1] = ktime_get_ns() - t0;
+	t0 += ns[1];
+	for (i = 0; i < yardsticks; i++)
+		stop_machine(kpm_nothing, NULL, NULL);
+	ns[2] = ktime_get_ns() - t0;
+	pr_info("yardsticks, each of %u: synchronize_rcu() %llu us, synchronize_rcu_expedited() %llu us, stop_machine() %llu us\n",
+		yardsticks, div_u64(ns[0], yardsticks * NSEC_PER_USEC),
+		div_u64(ns[1], yardsticks * NSEC_PER_USEC),
+		div_u64(ns[2], yardsticks * NSEC_PER_USEC));
+	/* A kprobe registered and unregistered at each place of two targets. */
+	kpm_yardstick_places(0);
+	kpm_yardstick_places(KPM_CORE / 2);
+}
+
 static int __init kp_model_init(void)
 {
-	int i;
+	int i, len;
 
 	strscpy(impl, IS_ENABLED(CONFIG_HAVE_KRETPROBE_INSTANCE_POOL) ?
 		"ours" : "upstream", sizeof(impl));
@@ -1580,16 +1888,24 @@ static int __init kp_model_init(void)
 		again = kpm_ours;
 	if (change < 0)
 		change = kpm_ours;
+	for (i = KPM_FAULT_LIST; fault && i < ARRAY_SIZE(kpm_fault_name); i++)
+		if (!strcmp(fault, kpm_fault_name[i]))
+			kpm_fault = i;
+	if (fault && *fault && !kpm_fault)
+		return -EINVAL;
 	if (!seed)
 		seed = get_random_u32() | 1;
 	prandom_seed_state(&kpm_rnd, seed);
 	kpm_list_buf = kvmalloc(KPM_LIST_BUF, GFP_KERNEL);
 	if (!kpm_list_buf)
 		return -ENOMEM;
+	/* Without it every list is parsed. */
+	kpm_last.buf = kvmalloc(KPM_LIST_BUF, GFP_KERNEL);
 	kpm_ubuf = vm_mmap(NULL, 0, KPM_LIST_BUF, PROT_READ | PROT_WRITE,
 			   MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	if (IS_ERR_VALUE(kpm_ubuf)) {
 		kvfree(kpm_list_buf);
+		kvfree(kpm_last.buf);
 		return -ENOMEM;
 	}
 	kpm_list = filp_open("/sys/kernel/debug/kprobes/list", O_RDONLY, 0);
@@ -1597,6 +1913,7 @@ static int __init kp_model_init(void)
 		pr_err("cannot open the probe list: %ld\n", PTR_ERR(kpm_list));
 		vm_munmap(kpm_ubuf, KPM_LIST_BUF);
 		kvfree(kpm_list_buf);
+		kvfree(kpm_last.buf);
 		return PTR_ERR(kpm_list);
 	}
 	for (i = 0; i < KPM_SLOTS; i++) {
@@ -1614,16 +1931,22 @@ static int __init kp_model_init(void)
 	}
 	if (kpm_targeted)
 		unregister_module_notifier(&kpm_module_nb);
+	if (!kpm_divergences)
+		kpm_yardsticks();
 	filp_close(kpm_list, NULL);
 	vm_munmap(kpm_ubuf, KPM_LIST_BUF);
 	kvfree(kpm_list_buf);
-	snprintf(result, sizeof(result),
-		 "seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu loads=%u gone=%lu mod_ms=%llu divergences=%u wrong=%ld",
-		 seed, ops, kpm_step, kpm_stats.calls,
-		 atomic_long_read(&kpm_thread_calls), kpm_stats.regs,
-		 kpm_stats.refused, kpm_loads, kpm_stats.gone,
-		 div_u64(kpm_stats.mod_ns, NSEC_PER_MSEC), kpm_divergences,
-		 atomic_long_read(&kpm_wrong));
+	kvfree(kpm_last.buf);
+	len = scnprintf(result, sizeof(result),
+			"seed=%lu ops=%u done=%u calls=%lu thread_calls=%ld regs=%lu refused=%lu loads=%u gone=%lu mod_ms=%llu divergences=%u wrong=%ld run_ms=%llu",
+			seed, ops, kpm_step, kpm_stats.calls,
+			atomic_long_read(&kpm_thread_calls), kpm_stats.regs,
+			kpm_stats.refused, kpm_loads, kpm_stats.gone,
+			div_u64(kpm_time[KPM_T_MOD].ns, NSEC_PER_MSEC),
+			kpm_divergences, atomic_long_read(&kpm_wrong),
+			div_u64(kpm_run_ns, NSEC_PER_MSEC));
+	len += kpm_print_time(result + len, sizeof(result) - len);
+	scnprintf(result + len, sizeof(result) - len, " same=%lu", kpm_list_same);
 	pr_info("%s\n", result);
 	return 0;
 }

@@ -138,6 +138,41 @@ class ClassifyTest(unittest.TestCase):
 		]
 		self.assertEqual(classes(steps), ['target', 'own', 'own', 'own', 'target'])
 
+	def test_vector_without_symbol(self):
+		# arm: the UDF enters the vector page (no symbol: its address
+		# is the arch file's vector), on the exception mode's own
+		# stack pointer, then the stub and the SVC-mode handler; the
+		# trap ends back at the interrupted stack pointer.
+		steps = [
+			(0x9000, 0x800, 0x9030),	# the UDF
+			(0x7ff4, 0x900, 0x9004),	# vector page, banked sp
+			(0x1000, 0x900, 0x9004),	# the stub
+			(0x1040, 0x7b0, 0x9004),	# SVC mode, a frame below
+			(0x1044, 0x7b0, 0x9004),
+			(0x2000, 0x7b0, 0x1048),	# called: kprobes
+			(0x2004, 0x7b0, 0x1048),
+			(0x9010, 0x7b0, 0x2008),	# the handler
+			(0x9014, 0x7b0, 0x2008),
+			(0x2008, 0x7b0, 0x1048),
+			(0x1048, 0x7b0, 0x1048),	# back in the base's handler
+			(0x1080, 0x7b0, 0x1048),	# the exception's return
+			(0x9004, 0x800, 0x9030),
+		]
+		want = ['target', 'trap', 'trap', 'trap', 'trap', 'own', 'own',
+			'handler', 'handler', 'own', 'trap', 'trap', 'target']
+		got = kphit.classify(steps, code(), None, kphit.parse_vectors('0x7ff4'))
+		self.assertEqual([c for c, _ in got], want)
+		self.assertEqual(got[1][1], '[vector 0x7ff4]')
+		# Opened at the stub instead, the trap takes the banked stack
+		# pointer for the interrupted one and swallows the target's
+		# return; the page itself would pass for a kprobes slot.
+		self.assertNotEqual(classes(steps), want)
+
+	def test_parse_vectors(self):
+		self.assertEqual(kphit.parse_vectors(' vectors 0xffff0004\n'),
+				 {'vectors', 0xffff0004})
+		self.assertEqual(kphit.parse_vectors(''), set())
+
 	def test_called(self):
 		self.assertTrue(kphit.called((0x1000, 0x800), 0x1005, 0x7f8))
 		self.assertTrue(kphit.called((0x1000, 0x800), 0x1004, 0x800))  # arm64 bl

@@ -4,11 +4,11 @@
 # test_hitcount.py - make hitcount's analysis (kphit.py) without a kernel:
 # the classifier on hand-made traces of each way control moves (a trap,
 # a call into kprobes, a handler, a slot, a detour, an ftrace trampoline,
-# a kretprobe trampoline), on real x86-64 and arm64 hits of both flavours
-# (testdata/hitcount-<arch>-<flavour>.trace: the symbols their PCs are
-# in, then the steps, as make hitcount traced them), which kprobes objects each
-# flavour has, the ELF reader, and the table.  Run by "make
-# harness-check" (test_parse.py loads these cases).
+# a kretprobe trampoline), on real x86-64, i386 and arm64 hits of both
+# flavours (testdata/hitcount-<arch>-<flavour>.trace: the symbols their
+# PCs are in, then the steps, as make hitcount traced them), which
+# kprobes objects each flavour has, the ELF reader, and the table.  Run
+# by "make harness-check" (test_parse.py loads these cases).
 
 import contextlib
 import importlib.util
@@ -233,10 +233,11 @@ class TraceTest(unittest.TestCase):
 
 
 class RealHitTest(unittest.TestCase):
-	"""make hitcount's x86-64 and arm64 traces (production config,
+	"""make hitcount's x86-64, i386 and arm64 traces (production config,
 	6.12.118), with the vectors of their arch files."""
 
 	VECTORS = {'x86_64': {'asm_exc_int3', 'asm_exc_debug'},
+		   'i386': {'asm_exc_int3', 'asm_exc_debug'},
 		   'arm64': {'vectors', '__bp_harden_el1_vectors'}}
 
 	def split(self, flavour, arch='x86_64'):
@@ -260,6 +261,20 @@ class RealHitTest(unittest.TestCase):
 		self.assertEqual(got['k'][0], {'trap': 366, 'own': 164, 'handler': 15, 'target': 5})
 		self.assertEqual(got['r'][0], {'trap': 366, 'own': 326, 'handler': 8, 'target': 2})
 		self.assertEqual(got['k'][1]['trap']['vectors'], 4)
+
+	def test_i386(self):
+		# i386's int3 trap, 197 instructions: asm_exc_int3 jumps to
+		# handle_exception, which calls exc_int3 and returns with iret.
+		got = self.split('baseline', 'i386')
+		self.assertEqual(got['k'][0], {'trap': 394, 'own': 258, 'handler': 13, 'target': 7})
+		self.assertEqual(got['k'][1]['trap']['handle_exception'], 94)
+		self.assertEqual(got['f'][0], {'trap': 44, 'own': 97, 'handler': 7, 'target': 6})
+		self.assertEqual(got['r'][0], {'trap': 197, 'own': 391, 'handler': 7, 'target': 2})
+		got = self.split('ours', 'i386')
+		self.assertEqual(got['k'][0], {'trap': 197, 'own': 162, 'handler': 13, 'target': 7})
+		self.assertEqual(got['k'][1]['own']['kprobe_post_trampoline'], 37)
+		self.assertEqual(got['b'][0], {'trap': 197, 'own': 80, 'handler': 7, 'target': 2})
+		self.assertEqual(got['r'][0], {'trap': 197, 'own': 282, 'handler': 7, 'target': 2})
 
 	def test_baseline(self):
 		got = self.split('baseline')

@@ -119,6 +119,12 @@ HITCOUNT_STEP='maintenance packet s'
 # "ldmia sp, {r0 - pc}^") returns.  The trap opens at the vector page's
 # address, where the stack pointer is still the interrupted SVC one: not
 # the stub's symbol as well (the trap would reopen at the UND stack).
+# Checked by hand on a production arm-thumb2 baseline, whose vector page
+# is the same (2026-12-06): the stub's step from a kpbench probe's UDF
+# stops at 0xffff0004 in UND mode, then 38 steps in the stubs
+# (vector_bhb_loop8_und's loop: branch-history hardening on the
+# Cortex-A15) on the UND stack, then __und_svc on the SVC stack.  No
+# ARM-mode make hitcount has run yet.
 HITCOUNT_VECTORS=0xffff0004
 # The gate builds the stock multi_v7 kernel (ARM mode, the unwind-table
 # unwinder, many platforms) with kprobes on.

@@ -4,8 +4,10 @@
 # probe hit of the bench module, for kphit.py to classify.
 #
 # Attached to QEMU's gdbstub at the guest's first instruction, it stops
-# at the kernel's apply_relocate_add() until the module being relocated
-# is kpbench.ko (its string table holds the module's symbol names where
+# at the kernel's apply_relocate_add() or apply_relocate() (SHT_RELA or
+# SHT_REL modules: i386 and arm relocate with the latter; both take the
+# section headers and the string table first) until the module being
+# relocated is kpbench.ko (its string table holds the module's symbol names where
 # the file has them) and reads where its .text was put (the section
 # headers' sh_addr: the ELF layout, no debug information needed).  It
 # then stops at each probed function of the bench's paths (kphit.PATHS)
@@ -37,6 +39,10 @@ ARGS = os.environ['HITCOUNT_ARGS'].split()
 # return (it is marked "overrun" and left out by kphit.py).
 STEP = os.environ.get('HITCOUNT_STEP', '')
 MAX_STEPS = int(os.environ.get('HITCOUNT_MAX_STEPS', '20000'))
+# The module loader's relocation functions (kernel/module/main.c's
+# apply_relocations()): SHT_RELA sections go to the first, SHT_REL ones to
+# the second; either can be kpbench.ko's, the other is a weak stub.
+RELOC_FUNCS = ('apply_relocate_add', 'apply_relocate')
 inferior = gdb.selected_inferior()
 
 
@@ -50,8 +56,8 @@ def mem(addr, n):
 
 
 def module_text(ko):
-	"""kpbench.ko's .text address if apply_relocate_add() is relocating
-	it, else None."""
+	"""kpbench.ko's .text address if apply_relocate_add() or
+	apply_relocate() is relocating it, else None."""
 	e = kphit.Elf(ko)
 	# A handler's name, where the file's symbol string table has it.
 	want = kphit.HANDLERS[0].encode() + b'\0'
@@ -105,12 +111,19 @@ def trace_call(out, kernel_text, mod_text):
 def main():
 	ko = os.environ['HITCOUNT_KO']
 	kernel_text = (val('&_stext'), val('&_etext'))
-	reloc = gdb.Breakpoint('apply_relocate_add', internal=True)
+	relocs = []
+	for fn in RELOC_FUNCS:
+		try:
+			gdb.parse_and_eval('&' + fn)
+		except gdb.error:
+			continue
+		relocs.append(gdb.Breakpoint(fn, internal=True))
 	text = None
 	while text is None:
 		gdb.execute('continue', to_string=True)
 		text = module_text(ko)
-	reloc.delete()
+	for b in relocs:
+		b.delete()
 	e = kphit.Elf(ko)
 	ti = e.section_index('.text')
 	mod_text = (text, text + e.sections[ti]['size'])

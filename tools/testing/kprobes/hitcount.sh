@@ -70,4 +70,11 @@ grep -q '^hit ' "$out" || die "no hit traced (see $KP_DIR/hitcount-gdb.log)"
 KP_FLAVOUR=$KP_FLAVOUR KP_REMOVED="${KP_REMOVED[*]}" HITCOUNT_VECTORS=$(kp_arch HITCOUNT_VECTORS) \
 	"$KP_TOOLS/kphit.py" split "$KP_DIR" "$KP_REPO" ||
 	die "kphit.py split failed"
-"$KP_TOOLS/kphit.py" table "$BUILD" "$KP_ARCH_SUFFIX$KP_CONFIG"
+# The pair of trees to set side by side: make bench's KP_TREE_NAME puts a
+# flavour in <flavour><suffix> (bench.sh), the default trees are
+# <flavour><arch suffix><config>.
+suffix=$KP_ARCH_SUFFIX$KP_CONFIG
+case ${KP_TREE_NAME:-} in
+"$KP_FLAVOUR"?*)	suffix=${KP_TREE_NAME#"$KP_FLAVOUR"} ;;
+esac
+"$KP_TOOLS/kphit.py" table "$BUILD" "$suffix"

@@ -34,7 +34,8 @@
 #   target   the probed function's own instructions (the unprobed twin
 #	     runs them too: the bench subtracts them).
 #   trap     the base's: from the entry of one of its exception vectors
-#	     (the arch file's HITCOUNT_VECTORS) until the exception returns,
+#	     (the arch file's HITCOUNT_VECTORS: symbols, or addresses where
+#	     the entry has none) until the exception returns,
 #	     the kprobes code it calls apart; its ftrace trampoline and ops
 #	     dispatch; any other base code outside kprobes' calls.
 
@@ -268,7 +269,11 @@ def classify(steps, code, copies=None, vectors=()):
 	outside the text whose bytes are a copy of a function's start;
 	vectors: the base's exception entries that the probes' traps reach
 	(the arch file's HITCOUNT_VECTORS): entering one opens the base's
-	trap, whatever runs, until the exception returns."""
+	trap, whatever runs, until the exception returns.  A vector is a
+	symbol, or an address (an int) where the exception's first
+	instruction has none (arm's vector page): the trap must open there,
+	at the interrupted code's stack pointer, before a banked one (arm's
+	exception modes) shows in the trace."""
 	copies = copies or {}
 	regions = []
 	out = []
@@ -276,13 +281,16 @@ def classify(steps, code, copies=None, vectors=()):
 	prev_kind = prev_name = None
 	for pc, sp, ra in steps:
 		kind, name = code.at(pc)
-		if kind is None:
+		if pc in vectors:
+			kind, name = 'base', '[vector %#x]' % pc
+		elif kind is None:
 			name = '[no text]'
 		while regions and regions[-1].left(pc, sp, kind):
 			regions.pop()
 		top = regions[-1].cls if regions else None
 		call = called(prev, ra, sp)
-		if kind == 'base' and name in vectors and name != prev_name:
+		if kind == 'base' and (name in vectors or pc in vectors) and \
+		   name != prev_name:
 			regions.append(Region('trap', prev[1] if prev else sp, trap=True))
 		elif kind == 'handler' and top != 'handler':
 			regions.append(Region('handler', sp, ra if call else None))
@@ -309,6 +317,11 @@ def classify(steps, code, copies=None, vectors=()):
 		prev = (pc, sp)
 		prev_kind, prev_name = kind, name
 	return out
+
+
+def parse_vectors(words):
+	"""HITCOUNT_VECTORS: symbols, and addresses written 0x..."""
+	return {int(w, 16) if w.startswith('0x') else w for w in words.split()}
 
 
 def summarize(classified):
@@ -387,7 +400,7 @@ def split(fdir, repo):
 		    (text, text + ko.sections[ti]['size']))
 	copies = find_copies(mem, vml, code)
 	targets = dict(PATHS)
-	vectors = set(os.environ.get('HITCOUNT_VECTORS', '').split())
+	vectors = parse_vectors(os.environ.get('HITCOUNT_VECTORS', ''))
 	rows = {}
 	seen = collections.Counter()
 	with open(os.path.join(fdir, 'hitcount.txt'), 'w') as out:

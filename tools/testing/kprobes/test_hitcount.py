@@ -4,11 +4,11 @@
 # test_hitcount.py - make hitcount's analysis (kphit.py) without a kernel:
 # the classifier on hand-made traces of each way control moves (a trap,
 # a call into kprobes, a handler, a slot, a detour, an ftrace trampoline,
-# a kretprobe trampoline), on real x86-64 and arm64 hits of both flavours
-# (testdata/hitcount-<arch>-<flavour>.trace: the symbols their PCs are
-# in, then the steps, as make hitcount traced them), which kprobes objects each
-# flavour has, the ELF reader, and the table.  Run by "make
-# harness-check" (test_parse.py loads these cases).
+# a kretprobe trampoline), on real x86-64, i386 and arm64 hits of both
+# flavours (testdata/hitcount-<arch>-<flavour>.trace: the symbols their
+# PCs are in, then the steps, as make hitcount traced them), which
+# kprobes objects each flavour has, the ELF reader, and the table.  Run
+# by "make harness-check" (test_parse.py loads these cases).
 
 import contextlib
 import importlib.util
@@ -138,6 +138,41 @@ class ClassifyTest(unittest.TestCase):
 		]
 		self.assertEqual(classes(steps), ['target', 'own', 'own', 'own', 'target'])
 
+	def test_vector_without_symbol(self):
+		# arm: the UDF enters the vector page (no symbol: its address
+		# is the arch file's vector), on the exception mode's own
+		# stack pointer, then the stub and the SVC-mode handler; the
+		# trap ends back at the interrupted stack pointer.
+		steps = [
+			(0x9000, 0x800, 0x9030),	# the UDF
+			(0x7ff4, 0x900, 0x9004),	# vector page, banked sp
+			(0x1000, 0x900, 0x9004),	# the stub
+			(0x1040, 0x7b0, 0x9004),	# SVC mode, a frame below
+			(0x1044, 0x7b0, 0x9004),
+			(0x2000, 0x7b0, 0x1048),	# called: kprobes
+			(0x2004, 0x7b0, 0x1048),
+			(0x9010, 0x7b0, 0x2008),	# the handler
+			(0x9014, 0x7b0, 0x2008),
+			(0x2008, 0x7b0, 0x1048),
+			(0x1048, 0x7b0, 0x1048),	# back in the base's handler
+			(0x1080, 0x7b0, 0x1048),	# the exception's return
+			(0x9004, 0x800, 0x9030),
+		]
+		want = ['target', 'trap', 'trap', 'trap', 'trap', 'own', 'own',
+			'handler', 'handler', 'own', 'trap', 'trap', 'target']
+		got = kphit.classify(steps, code(), None, kphit.parse_vectors('0x7ff4'))
+		self.assertEqual([c for c, _ in got], want)
+		self.assertEqual(got[1][1], '[vector 0x7ff4]')
+		# Opened at the stub instead, the trap takes the banked stack
+		# pointer for the interrupted one and swallows the target's
+		# return; the page itself would pass for a kprobes slot.
+		self.assertNotEqual(classes(steps), want)
+
+	def test_parse_vectors(self):
+		self.assertEqual(kphit.parse_vectors(' vectors 0xffff0004\n'),
+				 {'vectors', 0xffff0004})
+		self.assertEqual(kphit.parse_vectors(''), set())
+
 	def test_called(self):
 		self.assertTrue(kphit.called((0x1000, 0x800), 0x1005, 0x7f8))
 		self.assertTrue(kphit.called((0x1000, 0x800), 0x1004, 0x800))  # arm64 bl
@@ -198,10 +233,11 @@ class TraceTest(unittest.TestCase):
 
 
 class RealHitTest(unittest.TestCase):
-	"""make hitcount's x86-64 and arm64 traces (production config,
+	"""make hitcount's x86-64, i386 and arm64 traces (production config,
 	6.12.118), with the vectors of their arch files."""
 
 	VECTORS = {'x86_64': {'asm_exc_int3', 'asm_exc_debug'},
+		   'i386': {'asm_exc_int3', 'asm_exc_debug'},
 		   'arm64': {'vectors', '__bp_harden_el1_vectors'}}
 
 	def split(self, flavour, arch='x86_64'):
@@ -225,6 +261,20 @@ class RealHitTest(unittest.TestCase):
 		self.assertEqual(got['k'][0], {'trap': 366, 'own': 164, 'handler': 15, 'target': 5})
 		self.assertEqual(got['r'][0], {'trap': 366, 'own': 326, 'handler': 8, 'target': 2})
 		self.assertEqual(got['k'][1]['trap']['vectors'], 4)
+
+	def test_i386(self):
+		# i386's int3 trap, 197 instructions: asm_exc_int3 jumps to
+		# handle_exception, which calls exc_int3 and returns with iret.
+		got = self.split('baseline', 'i386')
+		self.assertEqual(got['k'][0], {'trap': 394, 'own': 258, 'handler': 13, 'target': 7})
+		self.assertEqual(got['k'][1]['trap']['handle_exception'], 94)
+		self.assertEqual(got['f'][0], {'trap': 44, 'own': 97, 'handler': 7, 'target': 6})
+		self.assertEqual(got['r'][0], {'trap': 197, 'own': 391, 'handler': 7, 'target': 2})
+		got = self.split('ours', 'i386')
+		self.assertEqual(got['k'][0], {'trap': 197, 'own': 162, 'handler': 13, 'target': 7})
+		self.assertEqual(got['k'][1]['own']['kprobe_post_trampoline'], 37)
+		self.assertEqual(got['b'][0], {'trap': 197, 'own': 80, 'handler': 7, 'target': 2})
+		self.assertEqual(got['r'][0], {'trap': 197, 'own': 282, 'handler': 7, 'target': 2})
 
 	def test_baseline(self):
 		got = self.split('baseline')

@@ -101,6 +101,31 @@ kprobe/kretprobe_entry_arg.tc|fetches a function argument, which needs HAVE_FUNC
 '
 # QEMU's "info registers" on arm: "R00=c0123456 R01=... R15=c0101234".
 HANG_PC='R15='
+# make hitcount (ARM mode only: arm-thumb2.sh turns it off).  gdb would
+# step ARM in software, a breakpoint after the instruction, which a UDF
+# runs past with the whole exception: the stub's own step, as riscv64's.
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$lr'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$r0 $r1 $r2 $r3'
+HITCOUNT_STEP='maintenance packet s'
+# A UDF in SVC mode enters the high vector page at 0xffff0004 (no symbol:
+# .vectors is linked there, copied at boot), which branches to the
+# vector_und stub (vector_bhb_*_und with branch-history hardening), in
+# UND mode on its own small stack; the stub's "movs pc, lr" enters
+# __und_svc in SVC mode, whose __und_fault jumps to do_undefinstr ->
+# call_undef_hook -> the probes' hook; __und_svc_finish's svc_exit (an
+# "ldmia sp, {r0 - pc}^") returns.  The trap opens at the vector page's
+# address, where the stack pointer is still the interrupted SVC one: not
+# the stub's symbol as well (the trap would reopen at the UND stack).
+# Checked by hand on a production arm-thumb2 baseline, whose vector page
+# is the same (2026-12-06): the stub's step from a kpbench probe's UDF
+# stops at 0xffff0004 in UND mode, then 38 steps in the stubs
+# (vector_bhb_loop8_und's loop: branch-history hardening on the
+# Cortex-A15) on the UND stack, then __und_svc on the SVC stack.  No
+# ARM-mode make hitcount has run yet.
+HITCOUNT_VECTORS=0xffff0004
 # The gate builds the stock multi_v7 kernel (ARM mode, the unwind-table
 # unwinder, many platforms) with kprobes on.
 GATE_DEFCONFIG=multi_v7_defconfig

@@ -37,6 +37,21 @@ QEMU_EXTRA='-device isa-debug-exit,iobase=0xf4,iosize=0x04'
 MEM=768M
 # As x86_64 (see there).
 APPEND='trace_clock=x86-tsc'
+# make hitcount: the host's gdb debugs a 32-bit x86 guest.  The kernel is
+# built with -mregparm=3: a function's first arguments are in eax, edx,
+# ecx (hitcount.py reads apply_relocate()'s, the REL relocation of
+# i386's modules), its return address at the stack pointer.
+HITCOUNT_GDB=gdb
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='*(unsigned long *)$sp'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$eax $edx $ecx'
+# As x86-64: int3 (both flavours' probes, upstream's step of a copied
+# instruction ends with a #DB) enters asm_exc_int3 or asm_exc_debug, which
+# push the C handler and jump to handle_exception; the trap returns by
+# the iret of entry_INT80_32's .Lirq_return, on the interrupted kernel
+# stack (no stack switch for a trap from kernel mode on i386).
+HITCOUNT_VECTORS='asm_exc_int3 asm_exc_debug'
 # Every ftracetest case but the one that needs networking, which this
 # kernel is built without (for CI's time budget).
 FTRACE_SKIP="

@@ -249,10 +249,12 @@ ENDPROC(kptc_\name)
 	t	stmdb_w,	P0,	stmdb r0, {r3, r4, r5, r6}
 
 /*
- * A store far below sp (onto what would be the trap's frame) is
- * declined and made by the copy: read back with interrupts off.
+ * A store below sp and its free MAX_STACK_SIZE bytes (where the trap's
+ * frame goes) is declined and made by the copy.  It goes deep enough that
+ * the step end's trap, whose frames are pushed right there, leaves it
+ * alone, and is read back with interrupts off.
  */
-	target	str_deep, 0,	"cpsid i", "ldr.w r2, [sp, #-128]; cpsie i", str.w r1, [sp, #-128]
+	target	str_deep, 0,	"cpsid i; sub.w r3, sp, #1536", "ldr r2, [r3]; movs r3, #0; cpsie i", str.n r1, [r3]
 
 	.pushsection .rodata.kptc, "a"
 	.globl	kptc_table_end

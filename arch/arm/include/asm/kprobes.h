@@ -78,7 +78,7 @@ typedef u32 kprobe_opcode_t;
 #define KPROBE_SLOT_INSNS	4
 #define KPROBE_SLOT_BYTES	(KPROBE_SLOT_INSNS * KPROBE_ARM_INSN_SIZE)
 
-/* An instruction computed in the trap (ARM-mode kernels, arm_compute.c). */
+/* An instruction computed in the trap (arm_compute.c, thumb_compute.c). */
 typedef bool (kprobe_arm_compute_t)(u32 insn, struct pt_regs *regs);
 
 /**
@@ -89,7 +89,7 @@ typedef bool (kprobe_arm_compute_t)(u32 insn, struct pt_regs *regs);
  *	(it reads or writes the pc); else NULL.  Exactly one of @slot and
  *	@simulate is set.  It is called with the pc in @regs already past
  *	the probed instruction, as the decoder's shared simulations expect.
- * @compute: ARM-mode kernels: the instruction, one the copy could run,
+ * @compute: the instruction, one the copy could run,
  *	computed in the trap instead, which saves the step end's trap;
  *	else NULL.  Called after the condition passed, with the pc at the
  *	probe address; false sends the hit to the slot (a load or store

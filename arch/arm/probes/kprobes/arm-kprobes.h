@@ -15,6 +15,8 @@
  *                could run, computed in the trap instead
  *   thumb.c      Thumb-2 kernels (THUMB2_KERNEL): the same for 16- and
  *                32-bit Thumb instructions
+ *   thumb_compute.c  Thumb-2 kernels: arm_compute.c's counterpart
+ *   compute.h    the shifter, the adder and the store test both share
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  *   opt.c + opt_detour.S   jump optimization: the detours and their area
  *
@@ -91,6 +93,9 @@ bool kprobe_arm_compute_mov(u32 insn, struct pt_regs *regs);
 bool kprobe_arm_compute_movw(u32 insn, struct pt_regs *regs);
 bool kprobe_arm_compute_ldrstr(u32 insn, struct pt_regs *regs);
 bool kprobe_arm_compute_ldmstm(u32 insn, struct pt_regs *regs);
+
+/* thumb_compute.c: what a Thumb-2 trap computes in place of a step */
+kprobe_arm_compute_t *kprobe_thumb_compute_pick(u32 insn, unsigned int size);
 
 /* core.c: the hooks do_undefinstr() calls through call_undef_hook() */
 int kprobe_arm_udf_hit(struct pt_regs *regs, unsigned int instr);

@@ -28,47 +28,10 @@
  * exception table entry are never computed (arm.c).
  */
 #include "arm-kprobes.h"
+#include "compute.h"
 
 #include <linux/bitops.h>
 #include <linux/uaccess.h>
-#include <asm/probes.h>
-#include <asm/thread_info.h>
-
-/* The flags of the CPSR, and where C is. */
-#define KP_NZCV		(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
-#define KP_C_SHIFT	29
-
-/* Shift types of bits 6:5 */
-enum { KP_LSL, KP_LSR, KP_ASR, KP_ROR };
-
-/*
- * Shift @v by @n (1 to 255) of type @type, as a register-specified shift
- * does; *@carry gets the last bit shifted out.  An immediate shift's
- * encodings map onto this (kprobe_arm_operand2()).
- */
-static nokprobe_inline u32 kprobe_arm_shift(u32 v, unsigned int type,
-					    unsigned int n, u32 *carry)
-{
-	switch (type) {
-	case KP_LSL:
-		*carry = n <= 32 ? (u32)(((u64)v << n) >> 32) & 1 : 0;
-		return n < 32 ? v << n : 0;
-	case KP_LSR:
-		*carry = n <= 32 ? (v >> (n - 1)) & 1 : 0;
-		return n < 32 ? v >> n : 0;
-	case KP_ASR:
-		if (n >= 32) {
-			*carry = v >> 31;
-			return (u32)((s32)v >> 31);
-		}
-		*carry = (v >> (n - 1)) & 1;
-		return (u32)((s32)v >> n);
-	default:
-		v = ror32(v, n & 31);
-		*carry = v >> 31;
-		return v;
-	}
-}
 
 /*
  * The second operand of a data-processing instruction and the shifter's
@@ -105,19 +68,7 @@ static nokprobe_inline u32 kprobe_arm_operand2(u32 insn, struct pt_regs *regs,
 	}
 	if (!n)
 		return rm;
-	return kprobe_arm_shift(rm, type, n, carry);
-}
-
-/* a + b + carry_in, with the adder's carry out and overflow. */
-static nokprobe_inline u32 kprobe_arm_adc(u32 a, u32 b, u32 cin, u32 *c,
-					  u32 *v)
-{
-	u64 sum = (u64)a + b + cin;
-	u32 res = (u32)sum;
-
-	*c = sum >> 32;
-	*v = ((a ^ res) & (b ^ res)) >> 31;
-	return res;
+	return kprobe_alu_shift(rm, type, n, carry);
 }
 
 /**
@@ -151,28 +102,28 @@ bool kprobe_arm_compute_dp(u32 insn, struct pt_regs *regs)
 		break;
 	case 0x2:	/* sub */
 	case 0xa:	/* cmp */
-		res = kprobe_arm_adc(a, ~b, 1, &ac, &av);
+		res = kprobe_alu_adc(a, ~b, 1, &ac, &av);
 		arith = true;
 		break;
 	case 0x3:	/* rsb */
-		res = kprobe_arm_adc(b, ~a, 1, &ac, &av);
+		res = kprobe_alu_adc(b, ~a, 1, &ac, &av);
 		arith = true;
 		break;
 	case 0x4:	/* add */
 	case 0xb:	/* cmn */
-		res = kprobe_arm_adc(a, b, 0, &ac, &av);
+		res = kprobe_alu_adc(a, b, 0, &ac, &av);
 		arith = true;
 		break;
 	case 0x5:	/* adc */
-		res = kprobe_arm_adc(a, b, c, &ac, &av);
+		res = kprobe_alu_adc(a, b, c, &ac, &av);
 		arith = true;
 		break;
 	case 0x6:	/* sbc */
-		res = kprobe_arm_adc(a, ~b, c, &ac, &av);
+		res = kprobe_alu_adc(a, ~b, c, &ac, &av);
 		arith = true;
 		break;
 	case 0x7:	/* rsc */
-		res = kprobe_arm_adc(b, ~a, c, &ac, &av);
+		res = kprobe_alu_adc(b, ~a, c, &ac, &av);
 		arith = true;
 		break;
 	case 0xc:	/* orr */
@@ -247,20 +198,6 @@ bool kprobe_arm_compute_movw(u32 insn, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_arm_compute_movw);
 
-/*
- * May @len bytes at @addr be written from the trap?  Not onto the stack
- * below the probed sp's free MAX_STACK_SIZE bytes: the trap's frame and
- * ours are there (the whole THREAD_SIZE below, to be simple).
- */
-static nokprobe_inline bool kprobe_arm_may_store(unsigned long addr,
-						 unsigned int len,
-						 struct pt_regs *regs)
-{
-	unsigned long low = regs->ARM_sp - MAX_STACK_SIZE;
-
-	return addr >= low || addr + len <= low - THREAD_SIZE;
-}
-
 /**
  * kprobe_arm_compute_ldrstr() - ldr, ldrb, str, strb with an immediate
  * @insn: the instruction: Rt is not the pc, Rn not the pc either, and
@@ -291,7 +228,7 @@ bool kprobe_arm_compute_ldrstr(u32 insn, struct pt_regs *regs)
 	} else {
 		word = regs->uregs[rt];
 		b = word;
-		if (!kprobe_arm_may_store(addr, byte ? 1 : 4, regs) ||
+		if (!kprobe_may_store(addr, byte ? 1 : 4, regs) ||
 		    copy_to_kernel_nofault((void *)addr,
 					   byte ? (void *)&b : (void *)&word,
 					   byte ? 1 : 4))
@@ -338,7 +275,7 @@ bool kprobe_arm_compute_ldmstm(u32 insn, struct pt_regs *regs)
 				words[i++] = r == KP_PC ?
 					regs->ARM_pc + str_pc_offset :
 					regs->uregs[r];
-		if (!kprobe_arm_may_store(start, 4 * n, regs) ||
+		if (!kprobe_may_store(start, 4 * n, regs) ||
 		    copy_to_kernel_nofault((void *)start, words, 4 * n))
 			return false;
 	}

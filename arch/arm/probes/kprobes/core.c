@@ -7,9 +7,9 @@
  * thumb.c, one of them per build (arm-kprobes.h).
  *
  * Preparing a probe decides how its instruction runs: computed in C by
- * the trap (a "simulation" of what reads or writes the pc; on ARM-mode
- * kernels also a "computation" of common instructions, arm_compute.c,
- * which keeps a slot for the hits it declines), or copied into an
+ * the trap (a "simulation" of what reads or writes the pc; also a
+ * "computation" of common instructions, arm_compute.c or
+ * thumb_compute.c, which keeps a slot for the hits it declines), or copied into an
  * instruction slot followed by a second undefined instruction.  Arming writes the breakpoint, a
  * UDF of the instruction's width, over the instruction.  A hit then goes:
  *

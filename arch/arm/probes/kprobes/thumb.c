@@ -14,7 +14,9 @@
  * b<cond>, bl, bx, blx (register), cbz/cbnz, tbb/tbh, literal loads, adr
  * and addw/subw from the pc, add/mov with the pc, pop and ldm that load
  * the pc, and mrs (the copy runs with interrupts masked).  IT is
- * simulated too: it only sets the ITSTATE bits of the CPSR.
+ * simulated too: it only sets the ITSTATE bits of the CPSR.  Most of
+ * what would run from a slot is computed in the trap instead
+ * (thumb_compute.c), which keeps the slot for the hits it declines.
  *
  * Refused: a probe inside an IT block (the breakpoint would be a
  * conditional UDF, and the copy's step end too), inside a
@@ -25,6 +27,7 @@
 #include "arm-kprobes.h"
 
 #include <linux/bitops.h>
+#include <linux/extable.h>
 #include <asm/opcodes.h>
 #include <asm/patch.h>
 #include <asm/traps.h>
@@ -597,6 +600,7 @@ int kprobe_isa_decode(struct kprobe_hit_site *p, const char **why)
 	ai->insn = insn;
 	ai->size = size;
 	ai->simulate = NULL;
+	ai->compute = NULL;
 	ai->api.insn_handler = NULL;
 	kprobe_decode_why = NULL;
 	if (size == 2)
@@ -605,7 +609,15 @@ int kprobe_isa_decode(struct kprobe_hit_site *p, const char **why)
 	else
 		r = thumb32_probes_decode_insn(insn, &ai->api, false,
 					       kp_t32_actions, NULL);
-	return kprobe_decoded(ai, r, why);
+	ret = kprobe_decoded(ai, r, why);
+	/*
+	 * What would run from a slot is computed in the trap where
+	 * thumb_compute.c can (the slot stays for the hits it declines),
+	 * but for an access with a fixup: it faults on purpose, in place.
+	 */
+	if (!ret && !ai->simulate && !search_exception_tables(addr))
+		ai->compute = kprobe_thumb_compute_pick(insn, size);
+	return ret;
 }
 
 /*

@@ -7,7 +7,7 @@
  * machine is <asm-generic/kprobes-cpu.h>'s.  Then, for ports whose jump
  * replaces exactly the probed instruction (arm64, arm, riscv): the record
  * of such a site; for those whose detours are in one area of the kernel
- * image (arm64, arm): the pages of the area.  Included by the
+ * image (arm64, arm, powerpc): the pages of the area.  Included by the
  * architecture's optimizer file only, after <linux/kprobes_arch.h>.
  */
 #ifndef _ASM_GENERIC_KPROBES_OPT_H
@@ -19,6 +19,16 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 #include <asm/page.h>
+
+struct pt_regs;
+
+/*
+ * The port's C half of a detour (its opt.c), called by the detour's
+ * assembly with @regs as a breakpoint at the probe would have them; it
+ * calls kprobe_opt_hit().  Never called from C, hence __visible.
+ */
+__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
+				     struct pt_regs *regs);
 
 /**
  * kprobe_opt_hit() - run an optimized probe's handlers

@@ -109,10 +109,15 @@
  *   whose jump replaces exactly the probed instruction (arm64, arm,
  *   riscv), kprobe_opt_set_single() fills the record; for a port whose
  *   detours live in an area of its kernel text that one branch reaches
- *   (arm64, arm), kprobe_opt_area_page_get()/put() hand out its pages.
- *   Implements: no hook; the port's detour calls a function of its own
- *   (x86, powerpc, arm64, arm, riscv: arch_optprobe_handler()) that
- *   calls it.
+ *   (arm64, arm, powerpc), kprobe_opt_area_page_get()/put() hand out its
+ *   pages.  Implements: arch_optprobe_handler(), declared there, which
+ *   the port's detour calls and which calls kprobe_opt_hit().
+ *
+ * <asm-generic/kprobes-opt-template.h>, included by the back-end's
+ *   private header where detours are 32-bit instruction words (arm64,
+ *   arm, powerpc): the template its opt_detour.S defines, the indices of
+ *   the words the optimizer completes, the detour area and
+ *   kprobe_opt_common().  Implements: those symbols, in opt_detour.S.
  *   Still the port's: the detour template (pt_regs as a breakpoint at the
  *   probe shows them, the copy of the region, the jump back),
  *   arch_optprobe_prepare() with every check of the region,

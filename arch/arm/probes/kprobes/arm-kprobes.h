@@ -32,6 +32,7 @@
 #include <linux/kprobes.h>
 #include <linux/kprobes_arch.h>
 #include <linux/ptrace.h>
+#include <asm-generic/kprobes-opt-template.h>
 #include <asm-generic/kprobes-step.h>
 
 #include "../decode.h"
@@ -104,20 +105,5 @@ int kprobe_arm_udf_step_end(struct pt_regs *regs, unsigned int instr);
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 
-/*
- * opt_detour.S: the detour template that opt.c completes, the routine
- * every detour calls, and the area of the kernel text detours live in
- * (which core.c blacklists).  Instruction words, little-endian.
- */
-extern const u32 kprobe_opt_template[], kprobe_opt_template_call[],
-	kprobe_opt_template_copy[], kprobe_opt_template_oi[],
-	kprobe_opt_template_end[];
-extern u32 kprobe_opt_area[], kprobe_opt_area_end[];
-void kprobe_opt_common(void);
-
-/* opt.c, called from kprobe_opt_common */
-struct kprobe_opt_insn;
-__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
-				     struct pt_regs *regs);
 
 #endif /* _ARM_PROBES_KPROBES_ARM_KPROBES_H */

@@ -54,11 +54,6 @@
 
 #include "../decode-arm.h"
 
-/* Word indices into a detour (opt_detour.S). */
-#define KPROBE_OPT_CALL		(kprobe_opt_template_call - kprobe_opt_template)
-#define KPROBE_OPT_COPY		(kprobe_opt_template_copy - kprobe_opt_template)
-#define KPROBE_OPT_OI		(kprobe_opt_template_oi - kprobe_opt_template)
-#define KPROBE_OPT_USED		(kprobe_opt_template_end - kprobe_opt_template)
 #define KPROBE_OPT_WORDS	(KPROBE_OPTSLOT_BYTES / KPROBE_ARM_INSN_SIZE)
 
 /**

@@ -29,6 +29,7 @@
 #include <linux/kprobes_arch.h>
 #include <linux/ptrace.h>
 #include <asm/probes.h>
+#include <asm-generic/kprobes-opt-template.h>
 #include <asm-generic/kprobes-step.h>
 
 /* simulate.c */
@@ -37,20 +38,5 @@ probes_handler_t *kprobe_a64_register_sim(u32 insn);
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 
-/*
- * opt_detour.S: the detour template that opt.c completes, the routine
- * every detour calls, and the area of the kernel text detours live in
- * (which core.c blacklists).  Instruction words, little-endian.
- */
-extern const u32 kprobe_opt_template[], kprobe_opt_template_call[],
-	kprobe_opt_template_copy[], kprobe_opt_template_oi[],
-	kprobe_opt_template_end[];
-extern u32 kprobe_opt_area[], kprobe_opt_area_end[];
-void kprobe_opt_common(void);
-
-/* opt.c, called from kprobe_opt_common */
-struct kprobe_opt_insn;
-__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
-				     struct pt_regs *regs);
 
 #endif /* _ARM64_KERNEL_PROBES_KPROBES_H */

@@ -49,10 +49,7 @@
 
 #include "decode-insn.h"
 
-/* Instruction indices into a detour (see opt_detour.S). */
-#define KPROBE_OPT_CALL	(kprobe_opt_template_call - kprobe_opt_template)
-#define KPROBE_OPT_COPY	(kprobe_opt_template_copy - kprobe_opt_template)
-#define KPROBE_OPT_OI	(kprobe_opt_template_oi - kprobe_opt_template)
+/* A detour's length in instructions (see opt_detour.S). */
 #define KPROBE_OPT_WORDS	(KPROBE_OPTSLOT_BYTES / AARCH64_INSN_SIZE)
 
 /* ---------------------------------------------------------------------
@@ -224,7 +221,7 @@ static bool kprobe_opt_reads_pc(struct kprobe_hit_site *p)
 
 static const char *kprobe_opt_check(struct kprobe_hit_site *p)
 {
-	if (WARN_ON_ONCE(kprobe_opt_template_end - kprobe_opt_template >
+	if (WARN_ON_ONCE(KPROBE_OPT_USED >
 			 KPROBE_OPT_WORDS))
 		return "the detour template is too big";
 	if (kprobe_opt_reads_pc(p))
@@ -264,7 +261,7 @@ static bool kprobe_opt_build(__le32 *img, kprobe_opcode_t *buf,
 	for (i = 0; i < KPROBE_OPT_WORDS; i++)
 		img[i] = cpu_to_le32(BREAKPOINT_INSTRUCTION);
 	memcpy(img, kprobe_opt_template,
-	       (kprobe_opt_template_end - kprobe_opt_template) *
+	       KPROBE_OPT_USED *
 	       AARCH64_INSN_SIZE);
 	img[KPROBE_OPT_CALL] = kprobe_opt_branch(call, common,
 						 AARCH64_INSN_BRANCH_LINK);

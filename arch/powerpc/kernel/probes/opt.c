@@ -26,16 +26,12 @@
 #include <linux/extable.h>
 #include <linux/memory.h>
 #include <linux/smp.h>
-#include <linux/spinlock.h>
 #include <asm/code-patching.h>
 #include <asm/kup.h>
 #include <asm/ppc-opcode.h>
 #include <asm-generic/kprobes-opt.h>
 
-/* Word indices into a detour (see opt_detour.S). */
-#define KPROBE_OPT_CALL	(kprobe_opt_template_call - kprobe_opt_template)
-#define KPROBE_OPT_COPY	(kprobe_opt_template_copy - kprobe_opt_template)
-#define KPROBE_OPT_OI	(kprobe_opt_template_oi - kprobe_opt_template)
+/* A detour's length in words (see opt_detour.S). */
 #define KPROBE_OPT_WORDS	(KPROBE_OPTSLOT_BYTES / sizeof(u32))
 
 /* ---------------------------------------------------------------------
@@ -84,12 +80,8 @@ NOKPROBE_SYMBOL(arch_optprobe_handler);
  * ---------------------------------------------------------------------
  */
 
-#define KPROBE_OPT_AREA_PAGES \
-	((kprobe_opt_area_end - kprobe_opt_area) * sizeof(u32) / PAGE_SIZE)
-
-/* Pages of the area handed out; kprobe_opt_area_lock. */
-static unsigned long kprobe_opt_area_used;
-static DEFINE_SPINLOCK(kprobe_opt_area_lock);
+/* One bit per page of the area (16 at most): handed out.  Atomic bitops. */
+static unsigned long kprobe_opt_area_map;
 
 /**
  * arch_kprobe_optslot_page_alloc() - a page of the detour area
@@ -99,17 +91,9 @@ static DEFINE_SPINLOCK(kprobe_opt_area_lock);
  */
 void *arch_kprobe_optslot_page_alloc(void)
 {
-	unsigned long i;
-
 	BUILD_BUG_ON(KPROBE_OPTSLOT_BYTES % 64);
-	spin_lock(&kprobe_opt_area_lock);
-	for (i = 0; i < KPROBE_OPT_AREA_PAGES; i++)
-		if (!__test_and_set_bit(i, &kprobe_opt_area_used))
-			break;
-	spin_unlock(&kprobe_opt_area_lock);
-	if (i == KPROBE_OPT_AREA_PAGES)
-		return NULL;
-	return (void *)kprobe_opt_area + i * PAGE_SIZE;
+	return kprobe_opt_area_page_get(kprobe_opt_area, kprobe_opt_area_end,
+					&kprobe_opt_area_map);
 }
 
 /**
@@ -122,15 +106,11 @@ void *arch_kprobe_optslot_page_alloc(void)
 void arch_kprobe_optslot_page_free(void *page)
 {
 	u32 trap = PPC_RAW_TRAP();
-	unsigned long i = ((u32 *)page - kprobe_opt_area) * sizeof(u32) /
-			  PAGE_SIZE;
 
 	mutex_lock(&text_mutex);
 	WARN_ON_ONCE(patch_instructions(page, &trap, PAGE_SIZE, true));
 	mutex_unlock(&text_mutex);
-	spin_lock(&kprobe_opt_area_lock);
-	__clear_bit(i, &kprobe_opt_area_used);
-	spin_unlock(&kprobe_opt_area_lock);
+	kprobe_opt_area_page_put(kprobe_opt_area, page, &kprobe_opt_area_map);
 }
 
 /* ---------------------------------------------------------------------
@@ -160,7 +140,7 @@ static const char *kprobe_opt_build(u32 *img, u32 *buf,
 	for (i = 0; i < KPROBE_OPT_WORDS; i++)
 		img[i] = PPC_RAW_TRAP();
 	memcpy(img, kprobe_opt_template,
-	       (kprobe_opt_template_end - kprobe_opt_template) * sizeof(u32));
+	       KPROBE_OPT_USED * sizeof(u32));
 
 	if (create_branch(&insn, &buf[KPROBE_OPT_CALL],
 			  ppc_function_entry(kprobe_opt_common),
@@ -193,7 +173,7 @@ int arch_optprobe_prepare(struct kprobe_opt_insn *oi, const char **why)
 	int ret;
 
 	kprobe_assert_locked();
-	if (WARN_ONCE(kprobe_opt_template_end - kprobe_opt_template >
+	if (WARN_ONCE(KPROBE_OPT_USED >
 		      KPROBE_OPT_WORDS, "kprobes: detour template too big\n")) {
 		*why = "the detour template is too big";
 		return -E2BIG;

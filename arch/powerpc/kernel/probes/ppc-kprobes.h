@@ -13,6 +13,7 @@
 #include <asm/inst.h>
 #include <asm/kprobes.h>
 #include <asm/sections.h>
+#include <asm-generic/kprobes-opt-template.h>
 #include <asm-generic/kprobes-step.h>
 
 /**
@@ -34,21 +35,6 @@ bool kprobe_insn_is_stcx(u32 word);
 /* return_trampoline.S: what the trampolines call with their pt_regs */
 unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);
-
-/*
- * opt_detour.S (CONFIG_OPTPROBES): the detour template with its marked
- * words, the code every detour calls, and the detour area in the kernel
- * text.
- */
-extern const u32 kprobe_opt_template[], kprobe_opt_template_call[];
-extern const u32 kprobe_opt_template_copy[], kprobe_opt_template_oi[];
-extern const u32 kprobe_opt_template_end[];
-void kprobe_opt_common(void);
-extern const u32 kprobe_opt_area[], kprobe_opt_area_end[];
-
-/* opt.c: what kprobe_opt_common calls */
-struct kprobe_opt_insn;
-void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs);
 
 static inline bool kprobe_in_opt_area(unsigned long addr)
 {

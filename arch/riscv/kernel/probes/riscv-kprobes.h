@@ -96,14 +96,12 @@ void kprobe_sim_c_reg(const struct arch_specific_insn *ai,
 		      unsigned long addr, struct pt_regs *regs);
 
 /*
- * opt.c, whose arch_optprobe_handler() kprobe_opt_common calls; the
- * detour's template, that routine and the areas of detours in the
+ * opt.c (whose arch_optprobe_handler(), declared in
+ * <asm-generic/kprobes-opt.h>, kprobe_opt_common calls); the detour's
+ * template, in bytes, that routine and the areas of detours in the
  * kernel image (opt_detour.S, arch/riscv/lib/kprobes-opt-area.S).
  */
 #ifdef CONFIG_OPTPROBES
-struct kprobe_opt_insn;
-__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
-				     struct pt_regs *regs);
 int kprobe_opt_blacklist(void);
 extern const u8 kprobe_opt_template[], kprobe_opt_template_end[];
 asmlinkage void kprobe_opt_common(void);

@@ -202,11 +202,6 @@ struct kprobe_detour_layout {
 extern const u8 kprobe_detour_template[];
 extern const struct kprobe_detour_layout kprobe_detour_layout;
 
-/* opt.c, called from the detours */
-struct kprobe_opt_insn;
-__visible void arch_optprobe_handler(struct kprobe_opt_insn *oi,
-				     struct pt_regs *regs);
-
 /*
  * While a site's detour is published (optimizer.c), a hit must not run
  * the probed instruction in place: the CPU goes to the detour's copy of

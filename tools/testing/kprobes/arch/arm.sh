@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # read by lib.sh and kparch.py
 # arm: 32-bit ARM (ARMv7), undefined-instruction breakpoints; an
-# ARM-mode kernel cross-built and booted in qemu-system-arm (virt).  A
-# Thumb-2 kernel (THUMB2_KERNEL) builds without kprobes: arch/arm/Kconfig
-# selects our contract only for ARM-mode kernels.
+# ARM-mode kernel cross-built and booted in qemu-system-arm (virt).  The
+# Thumb-2 kernel (THUMB2_KERNEL) is arm-thumb2.sh, a variant of this file.
 # The keys are described in arch-defaults.sh.
 
 ALIASES='arm32 armhf'

@@ -254,7 +254,8 @@ ENDPROC(kptc_\name)
  * the step end's trap, whose frames are pushed right there, leaves it
  * alone, and is read back with interrupts off.
  */
-	target	str_deep, 0,	"cpsid i; sub.w r3, sp, #1536", "ldr r2, [r3]; movs r3, #0; cpsie i", str.n r1, [r3]
+	target	str_deep, 0,	"cpsid i; sub.w r3, sp, #1536", \
+		"ldr r2, [r3]; movs r3, #0; cpsie i", str.n r1, [r3]
 
 	.pushsection .rodata.kptc, "a"
 	.globl	kptc_table_end

@@ -578,7 +578,8 @@ struct kprobe_hit_site {
 
 /**
  * struct kprobe_hit_table - the address table: sites by address
- * @shift: 64 - @order (the hash is the top @order bits of addr * phi)
+ * @shift: BITS_PER_LONG - @order (the hash is the top @order bits of
+ *	addr * phi in a word: kprobe_hit_hash())
  * @order: log2 of the number of buckets
  * @mask: number of buckets - 1
  * @bucket: the buckets, an allocation of their own: NULL (empty, ends a
@@ -621,6 +622,19 @@ void kprobe_hit_post_all(struct kprobe_hit_site *p, struct pt_regs *regs);
 void kprobe_hit_missed(struct kprobe_hit_site *p);
 
 /*
+ * The first bucket of @addr in a table of 2^(BITS_PER_LONG - @shift):
+ * hash_64() on 64-bit kernels, hash_32() on 32-bit ones, where a 64-bit
+ * product would take three multiplies and a carry on every hit.
+ */
+static __always_inline unsigned long kprobe_hit_hash(unsigned long addr,
+						     unsigned int shift)
+{
+	if (BITS_PER_LONG == 64)
+		return (u64)addr * GOLDEN_RATIO_64 >> shift;
+	return (u32)addr * GOLDEN_RATIO_32 >> shift;
+}
+
+/*
  * The search in table @t (core: also under its lock).  Buckets need no
  * lockdep predicate of their own: whoever may read @t may read them.
  */
@@ -630,7 +644,7 @@ kprobe_hit_table_search(struct kprobe_hit_table *t, unsigned long addr)
 	struct kprobe_hit_site *p;
 	unsigned long i;
 
-	i = (u64)addr * GOLDEN_RATIO_64 >> t->shift;
+	i = kprobe_hit_hash(addr, t->shift);
 	for (;;) {
 		/* Pairs with rcu_assign_pointer() of the bucket. */
 		p = rcu_dereference_raw(t->bucket[i]);

@@ -112,11 +112,25 @@ static nokprobe_inline s64 pool_top(s64 old, u32 token)
 	return (s64)(((((u64)old >> 32) + 1) << 32) | token);
 }
 
+/*
+ * The top word as a first guess for the cmpxchg that takes or gives back
+ * an instance.  A 32-bit kernel reads it with plain loads: atomic64_read()
+ * is a cmpxchg8b there, or a hashed spinlock.  A torn guess is still a
+ * tag and a token that were each in the word once, so a valid slot (or
+ * none), and the cmpxchg then fails and hands back the real word.
+ */
+static nokprobe_inline s64 pool_guess(struct kretprobe_pool *pool)
+{
+	if (IS_ENABLED(CONFIG_64BIT))
+		return atomic64_read(&pool->free);
+	return READ_ONCE(pool->free.counter);
+}
+
 static nokprobe_inline struct kretprobe_instance *
 kretprobe_pool_take(struct kretprobe_pool *pool)
 {
 	struct kretprobe_instance *ri;
-	s64 old = atomic64_read(&pool->free);
+	s64 old = pool_guess(pool);
 	u32 next;
 
 	do {
@@ -154,7 +168,7 @@ static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
 static nokprobe_inline void __kretprobe_recycle(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
-	s64 old = atomic64_read(&pool->free);
+	s64 old = pool_guess(pool);
 
 	do {
 		WRITE_ONCE(ri->free_next, (u32)old);

@@ -22,7 +22,6 @@
 /* First: it defines pr_fmt. */
 #include "internal.h"
 
-#include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -38,7 +37,7 @@ struct kprobe_hit_site kprobe_tombstone;
 static struct kprobe_hit_site __rcu *kprobe_boot_buckets[2];
 static struct kprobe_hit_table kprobe_boot_table = {
 	.order	= 1,
-	.shift	= 63,
+	.shift	= BITS_PER_LONG - 1,
 	.mask	= 1,
 	.bucket	= kprobe_boot_buckets,
 };
@@ -75,18 +74,12 @@ struct kprobe_site *kprobe_site_find(unsigned long addr)
 
 NOKPROBE_SYMBOL(kprobe_site_find);
 
-/* hash_64(), with the shift precomputed: the first bucket of @addr. */
-static unsigned long kprobe_table_hash(const struct kprobe_hit_table *t,
-				       unsigned long addr)
-{
-	return (u64)addr * GOLDEN_RATIO_64 >> t->shift;
-}
 
 /* Put the site @kp in the first free bucket of its chain. */
 static void kprobe_table_place(struct kprobe_hit_table *t,
 			       struct kprobe_hit_site *kp)
 {
-	unsigned long i = kprobe_table_hash(t, (unsigned long)kp->addr);
+	unsigned long i = kprobe_hit_hash((unsigned long)kp->addr, t->shift);
 	struct kprobe_hit_site *cur;
 
 	for (;;) {
@@ -136,7 +129,7 @@ static int kprobe_table_rebuild(unsigned int live)
 		return -ENOMEM;
 	}
 	t->order = order;
-	t->shift = 64 - order;
+	t->shift = BITS_PER_LONG - order;
 	t->mask = (1UL << order) - 1;
 	for (i = 0; i < (1U << old->order); i++) {
 		kp = rcu_dereference_protected(old->bucket[i],
@@ -186,7 +179,7 @@ unsigned long kprobe_table_pos(struct kprobe_site *site)
 	unsigned long i;
 
 	lockdep_assert_held(&kprobe_mutex);
-	for (i = kprobe_table_hash(t, (unsigned long)site->hit.addr);
+	for (i = kprobe_hit_hash((unsigned long)site->hit.addr, t->shift);
 	     rcu_access_pointer(t->bucket[i]) != &site->hit;
 	     i = (i + 1) & t->mask) {
 		if (WARN_ON_ONCE(!rcu_access_pointer(t->bucket[i])))

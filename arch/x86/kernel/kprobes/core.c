@@ -275,6 +275,48 @@ static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(kprobe_reenter);
 
+/*
+ * Not a probe's int3, or one armed through ftrace (which has no int3 of
+ * ours).  If the byte is no longer an int3, whoever put it there (a probe
+ * disarmed after this CPU fetched it, or ftrace's text_poke_bp() on an
+ * fentry site we share) has already taken it back: just run the
+ * instruction.  An int3 still there is somebody else's to handle.
+ */
+static int kprobe_int3_foreign(struct pt_regs *regs, unsigned long addr)
+{
+	if (*(kprobe_opcode_t *)addr != BREAKPOINT_INSTRUCTION) {
+		regs->ip = addr;
+		return 1;
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kprobe_int3_foreign);
+
+/*
+ * An int3 while this CPU is busy with a probe: the end of a step, a probe
+ * hit from a handler or a busy section, or not ours.  Out of line, so
+ * that the idle hit tests kprobe_running() once and keeps nothing live
+ * across the lookup for it.
+ */
+static noinline int kprobe_int3_busy(struct pt_regs *regs, unsigned long addr)
+{
+	struct kprobe_hit_site *p = __this_cpu_read(kprobe_ctlblk.site);
+
+	if (kprobe_is_step_end(p, get_kprobe_ctlblk(), addr)) {
+		kprobe_step_done(p, regs, get_kprobe_ctlblk());
+		return 1;
+	}
+	p = kprobe_hit_find(addr);
+	if (p && !kprobe_ftrace(p)) {
+		kprobe_reenter(p, regs, get_kprobe_ctlblk());
+		return 1;
+	}
+	return kprobe_int3_foreign(regs, addr);
+}
+
+NOKPROBE_SYMBOL(kprobe_int3_busy);
+
 /**
  * kprobe_int3_handler() - handle an int3 that may be a probe's
  * @regs: registers at the trap; regs->ip is just after the int3
@@ -289,42 +331,18 @@ notrace int kprobe_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->ip - INT3_INSN_SIZE;
 	struct kprobe_hit_site *p;
-	bool running;
 
 	if (user_mode(regs))
 		return 0;
-
-	running = kprobe_running();
-	if (running) {
-		p = __this_cpu_read(kprobe_ctlblk.site);
-		if (kprobe_is_step_end(p, get_kprobe_ctlblk(), addr)) {
-			kprobe_step_done(p, regs, get_kprobe_ctlblk());
-			return 1;
-		}
-	}
+	if (kprobe_running())
+		return kprobe_int3_busy(regs, addr);
 
 	p = kprobe_hit_find(addr);
-	/* A site armed through ftrace has no int3 of ours. */
 	if (p && !kprobe_ftrace(p)) {
-		if (running)
-			kprobe_reenter(p, regs, get_kprobe_ctlblk());
-		else
-			kprobe_hit(p, regs);
+		kprobe_hit(p, regs);
 		return 1;
 	}
-
-	/*
-	 * Not our int3.  If the byte is no longer an int3, whoever put it
-	 * there (a probe disarmed after this CPU fetched it, or ftrace's
-	 * text_poke_bp() on an fentry site we share) has already taken it
-	 * back: just run the instruction.  An int3 still there is somebody
-	 * else's to handle.
-	 */
-	if (*(kprobe_opcode_t *)addr != BREAKPOINT_INSTRUCTION) {
-		regs->ip = addr;
-		return 1;
-	}
-	return 0;
+	return kprobe_int3_foreign(regs, addr);
 }
 
 NOKPROBE_SYMBOL(kprobe_int3_handler);

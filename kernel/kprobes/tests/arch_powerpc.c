@@ -35,7 +35,7 @@ int kpkt_arch_insn(unsigned long addr, bool *ret, bool *pad)
 
 const char *const kpkt_arch_refused[] = {
 	"kprobe_handler",
-	"kprobe_post_handler",
+	"kprobe_step_end",
 	NULL
 };
 

@@ -15,16 +15,19 @@
  * result depends on their own address (branches, addpcis) or that read
  * or write the MSR (mfmsr; mtmsr on 32-bit) are only ever emulated.
  * What the library cannot emulate runs out of line: the copy in an
- * instruction slot, with MSR_SE set and preemption disabled, until the
- * single-step exception brings the CPU back.  Instructions that neither
- * can run (rfi, rfid, mtmsrd, traps, sc, writes of SRR0/SRR1, larx/stcx.
- * sequences, pc-relative prefixed forms) are refused.  The code is in
+ * instruction slot, with preemption disabled, until the trap that follows
+ * it in the slot brings the CPU back.  No single-step facility is used,
+ * so every powerpc family runs the same code: Book3S, whose step is
+ * MSR_SE, as much as BookE (e500, 44x), whose step is a debug event
+ * (DBCR0_IC) that a debugger may own.  Instructions that neither can run
+ * (rfi and BookE's other returns from interrupts, rfid, mtmsrd, traps,
+ * sc, writes of SRR0/SRR1, larx/stcx. sequences, pc-relative prefixed
+ * forms) are refused.  The code is in
  * arch/powerpc/kernel/probes/.
  *
- * On 32-bit, only Book3S (603/604/G3/G4: pmac32) has this back-end
- * (HAVE_KPROBES_ARCH_CONTRACT, arch/powerpc/Kconfig): it single-steps
- * with MSR_SE as 64-bit Book3S does.  32-bit BookE (e500, 44x, 40x) and
- * 8xx, whose single-step is a debug event (DBCR0_IC), are not ported.
+ * 64-bit BookE (e5500, e6500) is not ported: its exception code lies
+ * outside the head text, in objects this back-end has no bounds for
+ * (HAVE_KPROBES_ARCH_CONTRACT, arch/powerpc/Kconfig).
  */
 #ifndef _ASM_POWERPC_KPROBES_H
 #define _ASM_POWERPC_KPROBES_H
@@ -53,8 +56,8 @@ typedef u32 kprobe_opcode_t;
 #define MAX_INSN_SIZE		8
 
 /*
- * A slot holds the copy of a stepped instruction, then a trap that is
- * never reached (the single-step exception comes first):
+ * A slot holds the copy of a stepped instruction, then the trap that ends
+ * the step (kprobe_handler() tells it by its address):
  *
  *   slot + 0     the probed instruction (4 or 8 bytes)
  *   slot + len   trap
@@ -67,7 +70,7 @@ typedef u32 kprobe_opcode_t;
 /**
  * enum kprobe_insn_kind - how a hit runs the probed instruction
  * @KPROBE_INSN_STEP: emulated if the library can, else the copy in the
- *	slot runs under MSR_SE (arch_specific_insn::slot)
+ *	slot runs up to the trap after it (arch_specific_insn::slot)
  * @KPROBE_INSN_EMULATE: only ever emulated: it reads its own address
  *	(branches, addpcis); no slot
  */
@@ -97,25 +100,33 @@ struct arch_specific_insn {
  * On powerpc a hit is a trap (or the ftrace call, or a detour); an
  * instruction the single-step library emulates is computed in the trap
  * (moves (2), (4)), any other is stepped, and the step is over (moves
- * (5), (6), pop) at the single-step exception after the copy.  A
- * re-entered hit runs an instruction the library emulates with no
- * handler and pushes only to step a copy.
+ * (5), (6), pop) at the trap after the copy.  A re-entered hit runs an
+ * instruction the library emulates with no handler and pushes only to
+ * step a copy.
  *
  * While a copy runs preemption is disabled, interrupts are as the probed
- * context had them (kprobe_ctlblk::saved_irq is unused): an interrupt
- * taken in between runs with MSR_SE clear, and a probe it hits is a
- * re-entry, pushed over the step it interrupted.
+ * context had them (kprobe_ctlblk::saved_irq is unused): a probe that an
+ * interrupt taken in between hits is a re-entry, pushed over the step it
+ * interrupted, and ends its own step at its own slot's trap.
  */
 #include <asm-generic/kprobes-cpu.h>
 
 /*
- * Called by program_check_exception(), single_step_exception() (traps.c)
- * and, through kprobe_page_fault(), by the page fault handler.  Non-zero:
- * the exception was the probe's and @regs say where to resume.
+ * Called by program_check_exception() (traps.c) and, through
+ * kprobe_page_fault(), by the page fault handler.  Non-zero: the
+ * exception was the probe's and @regs say where to resume.
  */
 int kprobe_handler(struct pt_regs *regs);
-int kprobe_post_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
+
+/*
+ * The single-step and debug exceptions (traps.c) ask this first: never
+ * ours, kprobes does not single-step.
+ */
+static inline int kprobe_post_handler(struct pt_regs *regs)
+{
+	return 0;
+}
 
 struct kprobe;
 

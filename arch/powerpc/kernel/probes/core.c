@@ -11,10 +11,9 @@
  *      probe address; it finds the site and runs the pre handler (state
  *      HANDLER);
  *   2. emulate_step() runs the instruction on @regs if it can: go to 4;
- *   3. else the CPU is sent to the slot with MSR_SE set and preemption
- *      disabled (state STEPPING); after the copy the single-step
- *      exception calls kprobe_post_handler(), which puts nip after the
- *      probed instruction;
+ *   3. else the CPU is sent to the slot with preemption disabled (state
+ *      STEPPING); the trap after the copy comes back to kprobe_handler(),
+ *      which puts nip after the probed instruction;
  *   4. the post handler runs (state POST), then state IDLE; execution
  *      goes on after the probed instruction.
  *
@@ -44,28 +43,25 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
  */
 
 /*
- * Send the CPU to @p's slot for one instruction, with MSR_SE set.
- * Preemption stays disabled until the single-step exception, so the task
+ * Send the CPU to @p's slot for one instruction; the trap after the copy
+ * brings it back.  Preemption stays disabled until then, so the task
  * cannot migrate while this CPU's state points at the slot.  Interrupts
  * are left as the probed context had them: on 64-bit Book3S the soft
  * interrupt mask and MSR_EE must agree, and a clear MSR_EE under a
- * soft-enabled context is a bug to the interrupt code.  An interrupt
- * taken meanwhile runs with MSR_SE clear (the hardware clears it), and a
- * probe it hits is a re-entry.
+ * soft-enabled context is a bug to the interrupt code.  A probe that an
+ * interrupt taken meanwhile hits is a re-entry.
  */
 static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
 					      struct pt_regs *regs)
 {
 	preempt_disable();
 	__this_cpu_write(kprobe_ctlblk.site, p);
-	regs_set_return_msr(regs, regs->msr | MSR_SE);
 	regs_set_return_ip(regs, (unsigned long)p->ainsn.slot);
 }
 
-/* The step is over: MSR_SE off (traps.c clears it too), preemption back. */
-static nokprobe_inline void kprobe_end_step(struct pt_regs *regs)
+/* The step is over, or abandoned: preemption back. */
+static nokprobe_inline void kprobe_end_step(void)
 {
-	regs_set_return_msr(regs, regs->msr & ~MSR_SE);
 	preempt_enable_no_resched();
 }
 
@@ -123,13 +119,39 @@ static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(kprobe_reenter);
 
+/*
+ * The trap after a copy: the step of the probe this CPU is running (or
+ * of the re-entered one on top) is over.  Return: true if @addr is that
+ * trap; nip is then after the probed instruction.
+ */
+static bool kprobe_step_end(struct pt_regs *regs, unsigned long addr,
+			    struct kprobe_ctlblk *kcb)
+{
+	struct kprobe_hit_site *p = kcb->site;
+
+	if (kcb->state != KPROBE_CPU_STEPPING &&
+	    kcb->state != KPROBE_CPU_REENTERED)
+		return false;
+	if (!p->ainsn.slot ||
+	    addr != (unsigned long)p->ainsn.slot + p->ainsn.len)
+		return false;
+
+	regs_set_return_ip(regs, (unsigned long)p->addr + p->ainsn.len);
+	kprobe_end_step();
+	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	return true;
+}
+
+NOKPROBE_SYMBOL(kprobe_step_end);
+
 /**
  * kprobe_handler() - a kernel trap that may be a probe's
  * @regs: registers at the program check; regs->nip is the trap's address
  *
  * Called by program_check_exception() (traps.c) for trap instructions,
- * after the debugger, with interrupts off.  Kernel text is readable where
- * it traps, which is why the instruction is read directly.
+ * after the debugger, with interrupts off: a probe's trap, or the trap
+ * that ends the step of a copy.  Kernel text is readable where it traps,
+ * which is why the instruction is read directly.
  *
  * Return: 1 if the trap was ours and @regs say where to resume, 0 to let
  * BUG()/WARN() and the debugger look at it.
@@ -139,14 +161,19 @@ int kprobe_handler(struct pt_regs *regs)
 	unsigned long addr = regs->nip;
 	struct kprobe_ctlblk *kcb;
 	struct kprobe_hit_site *p;
+	bool running;
 
-	if (user_mode(regs) || !(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
+	if (user_mode(regs) || !kprobe_ppc_translated(regs))
 		return 0;
 
 	kcb = get_kprobe_ctlblk();
+	running = kprobe_running();
+	if (running && kprobe_step_end(regs, addr, kcb))
+		return 1;
+
 	p = kprobe_hit_find(addr);
 	if (p && !kprobe_ftrace(p)) {
-		if (kprobe_running())
+		if (running)
 			kprobe_reenter(p, regs, kcb);
 		else
 			kprobe_hit(p, regs, kcb);
@@ -164,45 +191,13 @@ int kprobe_handler(struct pt_regs *regs)
 NOKPROBE_SYMBOL(kprobe_handler);
 
 /**
- * kprobe_post_handler() - the single-step exception after a stepped copy
- * @regs: registers after the copy; traps.c has cleared MSR_SE already
- *
- * Return: 1 if it was the end of the step this CPU is doing; nip is then
- * after the probed instruction.
- */
-int kprobe_post_handler(struct pt_regs *regs)
-{
-	struct kprobe_ctlblk *kcb;
-	struct kprobe_hit_site *p;
-
-	if (user_mode(regs))
-		return 0;
-
-	kcb = get_kprobe_ctlblk();
-	if (!kprobe_running() || (kcb->state != KPROBE_CPU_STEPPING &&
-				  kcb->state != KPROBE_CPU_REENTERED))
-		return 0;
-	p = kcb->site;
-	if (!p->ainsn.slot ||
-	    regs->nip != (unsigned long)p->ainsn.slot + p->ainsn.len)
-		return 0;
-
-	regs_set_return_ip(regs, (unsigned long)p->addr + p->ainsn.len);
-	kprobe_end_step(regs);
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
-	return 1;
-}
-
-NOKPROBE_SYMBOL(kprobe_post_handler);
-
-/**
  * kprobe_fault_handler() - an exception while this CPU runs a probe
  * @regs: registers at the fault
  * @trapnr: the interrupt vector
  *
  * Called through kprobe_page_fault() by the page fault handler.  A fault
  * of the copy in the slot is made a fault of the original: the CPU is put
- * back at the probe address without MSR_SE, and the state the hit
+ * back at the probe address, and the state the hit
  * interrupted is restored, so that the exception table (or the oops) sees
  * the real address.  A retry hits the probe again.  Faults in handlers
  * are left to the normal fixup.
@@ -228,7 +223,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		return 0;
 
 	regs_set_return_ip(regs, (unsigned long)p->addr);
-	kprobe_end_step(regs);
+	kprobe_end_step();
 	kprobe_step_abandon(kcb);
 	return 0;
 }

@@ -73,9 +73,15 @@ static const char *kprobe_insn_refused(u32 word, u32 suffix)
 		return "a trap instruction (BUG(), WARN() or another probe)";
 	if (op == OP_SC)
 		return "a system call instruction";
-	/* rfi (xo 50) is the 32-bit return from an interrupt */
+	/*
+	 * rfi (xo 50) is the 32-bit return from an interrupt; BookE's
+	 * critical, machine check, debug and guest levels return with rfci
+	 * (51), rfmci (38), rfdi (39) and rfgi (102).  None falls through to
+	 * the trap that ends a step.
+	 */
 	if (IS_RFID(ppc_inst(word)) || IS_MTMSRD(ppc_inst(word)) ||
-	    (op == 19 && (xo == 50 || xo == 82 || xo == 274 || xo == 306 ||
+	    (op == 19 && (xo == 38 || xo == 39 || xo == 50 || xo == 51 ||
+			  xo == 82 || xo == 102 || xo == 274 || xo == 306 ||
 			  xo == 370)))
 		return "changes the MSR or returns from an interrupt";
 	if (kprobe_insn_uses_srr(word))
@@ -118,9 +124,8 @@ static bool kprobe_insn_reads_pc(u32 word)
  * @suffix: its second word if it is prefixed
  * @d: filled in
  *
- * mfmsr is emulated too: run out of line it would read the MSR_SE and
- * MSR_EE of the step instead of the probed context's; so is the 32-bit
- * mtmsr, which out of line would clear the MSR_SE of the step.
+ * mfmsr and the 32-bit mtmsr are emulated too: the library knows them,
+ * and an emulated instruction costs no second trap.
  *
  * Return: 0, or -EILSEQ with @d->reason set.
  */

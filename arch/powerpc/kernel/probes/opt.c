@@ -61,7 +61,7 @@ void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 	unsigned long msr;
 
 	BUILD_BUG_ON(offsetof(struct kprobe_opt_insn, addr) != 0);
-	if (!(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
+	if (!kprobe_ppc_translated(regs))
 		return;
 	if (IS_ENABLED(CONFIG_PPC32))
 		kuap_save_and_lock(regs);

@@ -58,6 +58,17 @@ static inline bool kprobe_in_opt_area(unsigned long addr)
 #define KPROBE_PPC_VECTORS_END		((unsigned long)__head_end)
 #endif
 
+/*
+ * Does @regs come from translated kernel code?  A trap or detour entered
+ * in real mode is none of ours (Book3S runs its early interrupt code
+ * there).  BookE always translates, and its MSR has no IR/DR bits.
+ */
+static __always_inline bool kprobe_ppc_translated(const struct pt_regs *regs)
+{
+	return IS_ENABLED(CONFIG_BOOKE) ||
+	       (regs->msr & (MSR_IR | MSR_DR)) == (MSR_IR | MSR_DR);
+}
+
 /* The instruction as the single-step library takes it. */
 static __always_inline ppc_inst_t kprobe_ppc_inst(const struct arch_specific_insn *ai)
 {

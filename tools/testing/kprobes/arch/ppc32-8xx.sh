@@ -13,7 +13,9 @@ HELP='32-bit powerpc 8xx, built by the gate'
 REMOVED=
 BOOT=0
 CI_BOOT=
-GATE_DEFCONFIG=mpc885_ads_defconfig
+# mpc885_ads_defconfig turns on the CPM microcode patch, whose source
+# (micropatch.c) Debian strips from its linux-source as non-free.
+GATE_DEFCONFIG=tqm8xx_defconfig
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'
 GATE_LOST='
 OPTPROBES|the detour (opt_detour.S, opt.c) is written and tested for Book3S only; 8xx probes stay traps

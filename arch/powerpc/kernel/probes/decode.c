@@ -76,7 +76,7 @@ static const char *kprobe_insn_refused(u32 word, u32 suffix)
 	/*
 	 * rfi (xo 50) is the 32-bit return from an interrupt; BookE's
 	 * critical, machine check, debug and guest levels return with rfci
-	 * (51), rfmci (38), rfdi (39) and rfgi (102).  None falls through to
+	 * (51), rfmci (38), rfdi (39) and rfgi (102).  None of them reaches
 	 * the trap that ends a step.
 	 */
 	if (IS_RFID(ppc_inst(word)) || IS_MTMSRD(ppc_inst(word)) ||

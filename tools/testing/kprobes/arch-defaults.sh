@@ -135,6 +135,10 @@ HITCOUNT_VECTORS=
 # The gdb command that steps one instruction, where gdb's stepi would not
 # (empty: stepi); the registers are read again after it.
 HITCOUNT_STEP=
+# Where vectors run with the MMU off (32-bit Book3S powerpc: at 0x700,
+# the text's 0xc0000700): the offset, in hex, from such a physical PC to
+# the text's address of the same code (empty: none).
+HITCOUNT_REAL_OFFSET=
 # Why make lint cannot run sparse on this architecture (empty: it does).
 LINT_NO_SPARSE=
 # 0: kpbench.ko has no probe targets here (the kselftests' test_modules/

@@ -68,6 +68,7 @@ HITCOUNT_OUT=$out HITCOUNT_KO=$ko HITCOUNT_TOOLS=$KP_TOOLS \
 wait "$boot" || note "the boot failed (see $KP_DIR/hitcount-boot.log)"
 grep -q '^hit ' "$out" || die "no hit traced (see $KP_DIR/hitcount-gdb.log)"
 KP_FLAVOUR=$KP_FLAVOUR KP_REMOVED="${KP_REMOVED[*]}" HITCOUNT_VECTORS=$(kp_arch HITCOUNT_VECTORS) \
+	HITCOUNT_REAL_OFFSET=$(kp_arch HITCOUNT_REAL_OFFSET) \
 	"$KP_TOOLS/kphit.py" split "$KP_DIR" "$KP_REPO" ||
 	die "kphit.py split failed"
 # The pair of trees to set side by side: make bench's KP_TREE_NAME puts a

@@ -192,7 +192,8 @@ class Code:
 	target, module (the bench module's other code) or None (no text)."""
 
 	def __init__(self, kernel_syms, own_names, text_ranges,
-		     module_syms=(), module_range=(0, 0), target=None):
+		     module_syms=(), module_range=(0, 0), target=None,
+		     real_offset=0):
 		syms = [(a, s, n, 'own' if n in own_names else 'base')
 			for n, a, s in kernel_syms]
 		for n, a, s in module_syms:
@@ -203,10 +204,20 @@ class Code:
 		self.addrs = [s[0] for s in syms]
 		self.syms = syms
 		self.ranges = list(text_ranges) + [module_range]
+		# The arch file's HITCOUNT_REAL_OFFSET: code run with the MMU
+		# off at its physical address (32-bit Book3S powerpc's vectors)
+		# is the text at that address plus the offset.
+		self.real_offset = real_offset
+
+	def _in_text(self, pc):
+		return any(lo <= pc < hi for lo, hi in self.ranges)
 
 	def at(self, pc):
-		if not any(lo <= pc < hi for lo, hi in self.ranges):
-			return None, None
+		if not self._in_text(pc):
+			if not (self.real_offset and pc < self.real_offset and
+				self._in_text(pc + self.real_offset)):
+				return None, None
+			pc += self.real_offset
 		i = bisect.bisect_right(self.addrs, pc) - 1
 		if i < 0:
 			return 'base', '0x%x' % pc
@@ -217,6 +228,7 @@ class Code:
 		"""The same map with another probed function."""
 		c = Code.__new__(Code)
 		c.addrs, c.ranges = self.addrs, self.ranges
+		c.real_offset = self.real_offset
 		c.syms = [(a, s, n, 'target' if n == target else
 			   'module' if k == 'target' else k)
 			  for a, s, n, k in self.syms]
@@ -397,7 +409,8 @@ def split(fdir, repo):
 	msyms = [(n, text + v, s) for n, v, s, t, shndx in ko.symbols()
 		 if shndx == ti and t in (STT_NOTYPE, STT_FUNC) and n]
 	code = Code(vml.code_symbols(), own, vml.text_ranges(), msyms,
-		    (text, text + ko.sections[ti]['size']))
+		    (text, text + ko.sections[ti]['size']),
+		    real_offset=int(os.environ.get('HITCOUNT_REAL_OFFSET') or '0', 16))
 	copies = find_copies(mem, vml, code)
 	targets = dict(PATHS)
 	vectors = parse_vectors(os.environ.get('HITCOUNT_VECTORS', ''))

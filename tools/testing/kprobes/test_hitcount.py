@@ -168,6 +168,63 @@ class ClassifyTest(unittest.TestCase):
 		# return; the page itself would pass for a kprobes slot.
 		self.assertNotEqual(classes(steps), want)
 
+	def test_copied_stub_then_vector(self):
+		# mips: the break enters a copy of the vector stub outside the
+		# text (its bytes those of a base function), which jumps to the
+		# vector symbol (handle_bp); the trap opens there, at the
+		# interrupted stack pointer, and ends at the eret to the slot.
+		steps = [
+			(0x9000, 0x800, 0x9030),	# the break
+			(0x7180, 0x800, 0x9030),	# the stub's copy, k0/k1 only
+			(0x7184, 0x800, 0x9030),
+			(0x1000, 0x800, 0x9030),	# handle_bp (the vector)
+			(0x1004, 0x6c0, 0x9030),	# SAVE_ALL
+			(0x1040, 0x6c0, 0x1008),	# called: do_bp
+			(0x2000, 0x6b0, 0x1044),	# called: kprobes
+			(0x2004, 0x6b0, 0x1044),
+			(0x1044, 0x6c0, 0x1008),
+			(0x1080, 0x6c0, 0x1008),	# ret_from_exception, eret
+			(0x7000, 0x800, 0x1008),	# the slot
+			(0x7004, 0x800, 0x1008),
+			(0x9004, 0x800, 0x9030),
+		]
+		# find_copies() knows the first address only: its bytes
+		# begin the function.
+		copies = {0x7180: ('base', 'helper')}
+		got = kphit.classify(steps, code(), copies, VECTORS)
+		self.assertEqual([c for c, _ in got], [
+			'target', 'trap', 'trap', 'trap', 'trap', 'trap', 'own', 'own',
+			'trap', 'trap', 'own', 'own', 'target'])
+		self.assertEqual(got[1][1], 'helper (copy)')
+		# Without the copy's bytes the stub would pass for a slot.
+		self.assertEqual(classes(steps)[1:3], ['own', 'own'])
+
+	def test_real_mode_vector(self):
+		# 32-bit Book3S powerpc: the program check runs its prolog
+		# with the MMU off, at the vector's physical address, the
+		# interrupted stack pointer still in r1; HITCOUNT_REAL_OFFSET
+		# makes it the text's vector, so the trap holds.
+		steps = [
+			(0x9000, 0x800, 0x9030),	# the trap instruction
+			(0x0000, 0x800, 0x9030),	# asm_exc_int3's physical twin
+			(0x0004, 0x800, 0x9030),
+			(0x1004, 0x6c0, 0x9030),	# MMU on, frame below
+			(0x2000, 0x6b0, 0x1008),	# called: kprobes
+			(0x1008, 0x6c0, 0x9030),
+			(0x7000, 0x800, 0x9030),	# rfi to the slot
+			(0x9004, 0x800, 0x9030),
+		]
+		real = kphit.Code(SYMS, OWN, [(0x1000, 0x3000)], MOD, (0x9000, 0x9060),
+				  'kpb_t_b', real_offset=0x1000)
+		got = kphit.classify(steps, real, None, VECTORS)
+		self.assertEqual([c for c, _ in got], [
+			'target', 'trap', 'trap', 'trap', 'own', 'trap', 'own', 'target'])
+		self.assertEqual(got[2][1], 'asm_exc_int3')
+		self.assertEqual(real.with_target('kpb_pre').at(0x4)[1], 'asm_exc_int3')
+		# Without the offset the prolog is no text: the trap is never
+		# opened, and the prolog passes for a slot.
+		self.assertEqual(classes(steps)[1:3], ['own', 'own'])
+
 	def test_parse_vectors(self):
 		self.assertEqual(kphit.parse_vectors(' vectors 0xffff0004\n'),
 				 {'vectors', 0xffff0004})

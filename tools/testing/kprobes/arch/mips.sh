@@ -67,6 +67,22 @@ kprobe/kretprobe_entry_arg.tc|no $argN on mips 6.12 (no HAVE_FUNCTION_ARG_ACCESS
 '
 # QEMU's "info registers" on mips: "pc=0x80123456 HI=...".
 HANG_PC='pc=0x'
+# make hitcount.  gdb steps mips in software (a breakpoint after the
+# instruction, which a break runs past): the stub's own step instead.
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$ra'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$a0 $a1 $a2 $a3'
+HITCOUNT_STEP='maintenance packet s'
+# A break enters the general exception vector at ebase + 0x180, a copy of
+# except_vec3_generic (no symbol; ebase is allocated at boot on MIPS32r2,
+# so no fixed address either: kphit.py knows the copy by its bytes and
+# counts it as the base's), which jumps through exception_handlers[] to
+# genex.S's handle_bp: SAVE_ALL, do_bp(), notify_die(), the probes'
+# notifier; ret_from_exception's eret returns.  The trap opens at
+# handle_bp: k0/k1 only before it, the interrupted stack pointer intact.
+HITCOUNT_VECTORS=handle_bp
 # The gate row stays: the big-endian malta_defconfig is a configuration
 # make check does not build (other byte order, PREEMPT_NONE, SMP through
 # MT, modules, networking).  The mipsel compiler builds it with -EB.

@@ -75,6 +75,19 @@ dynevent/fprobe_syntax_errors.tc|arch-independent, run on x86: the fprobe event 
 dynevent/tprobe_syntax_errors.tc|arch-independent, run on x86: the tprobe event parser
 "
 HANG_PC='NIP\s+'
+# make hitcount.  The probes' trap is a program check: the vector at
+# 0x700 (head_book3s_32.S's ProgramCheck) runs its prolog with the MMU
+# off, at the physical address, the interrupted r1 kept until it makes a
+# frame; its rfi turns the MMU on at ProgramCheck_virt, and
+# interrupt_return's rfi returns.  KERNELBASE maps the physical vector
+# into the text (HITCOUNT_REAL_OFFSET).
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$lr'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$r3 $r4 $r5 $r6'
+HITCOUNT_VECTORS=ProgramCheck
+HITCOUNT_REAL_OFFSET=0xc0000000
 GATE_DEFCONFIG=pmac32_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).

@@ -73,6 +73,19 @@ dynevent/tprobe_syntax_errors.tc|arch-independent, run on x86: the tprobe event 
 "
 # QEMU's "info registers" on s390x: "PSW=mask 0704c00180000000 addr 0000000000123456 cc 00".
 HANG_PC='PSW=mask\s+[0-9a-f]+\s+addr\s+'
+# make hitcount: the stub's own step (gdb's stepi would step s390 with
+# a breakpoint after the instruction, which a program check runs past).
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$r14'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$r2 $r3 $r4 $r5'
+HITCOUNT_STEP='maintenance packet s'
+# The probes' 0x0002 is an operation exception: the program-check new
+# PSW enters entry.S's pgm_check_handler on the interrupted stack (a
+# kernel-mode check), __do_pgm_check(), the probes' handler; the return
+# is an lpswe of the saved PSW.
+HITCOUNT_VECTORS=pgm_check_handler
 # The gate row stays (as arm64's): defconfig builds what the test kernel
 # leaves out (PCI, KVM, crypto, the channel subsystem drivers...), and a
 # ported row fails if ours loses an option.

@@ -59,6 +59,7 @@ typedef u32 kprobe_opcode_t;
 /**
  * enum kprobe_mips_kind - how a hit runs the probed instruction
  * @KPROBE_MIPS_STEP: the copy in the slot, then back after the probe
+ * @KPROBE_MIPS_COMPUTE: computed in the trap (compute.c), no slot
  * @KPROBE_MIPS_BRANCH: the branch is evaluated in the trap; its delay
  *	slot is nothing to run (a nop)
  * @KPROBE_MIPS_BRANCH_STEP: the branch is evaluated in the trap, the
@@ -67,6 +68,7 @@ typedef u32 kprobe_opcode_t;
  */
 enum kprobe_mips_kind {
 	KPROBE_MIPS_STEP,
+	KPROBE_MIPS_COMPUTE,
 	KPROBE_MIPS_BRANCH,
 	KPROBE_MIPS_BRANCH_STEP,
 };

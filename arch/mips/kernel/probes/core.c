@@ -10,9 +10,11 @@
  *   1. do_bp() raises DIE_BREAK; kprobe_exceptions_notify() disables
  *      interrupts and kprobe_mips_break() finds the site and runs the pre
  *      handler (state HANDLER);
- *   2. a branch or jump is evaluated (__compute_return_epc_for_insn():
- *      the link register, the new pc); with nothing to run in its delay
- *      slot the hit is over here (state POST or IDLE, pc = the outcome);
+ *   2. a register-only instruction is computed (compute.c), a branch or
+ *      jump evaluated (__compute_return_epc_for_insn(): the link
+ *      register, the new pc); for the first, and for a branch with
+ *      nothing to run in its delay slot, the hit is over here (state
+ *      POST or IDLE, pc = after the instruction or the outcome);
  *   3. else the CPU is sent to the slot with Status.IE clear in the frame
  *      and preemption disabled, the pc it resumes at kept per nesting
  *      level (state STEPPING): after the probe for a plain instruction,
@@ -130,6 +132,12 @@ static nokprobe_inline void kprobe_mips_hit(struct kprobe_hit_site *p,
 	if (kprobe_step_hit_pre(p, regs, kcb))
 		return;		/* a handler moved the pc: nothing else runs */
 
+	if (p->ainsn.kind == KPROBE_MIPS_COMPUTE) {
+		kprobe_mips_compute(p->ainsn.insn, regs);
+		regs->cp0_epc = kprobe_next_pc(p);
+		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		return;
+	}
 	if (p->ainsn.kind == KPROBE_MIPS_STEP) {
 		resume = kprobe_next_pc(p);
 	} else if (kprobe_mips_branch(p, regs)) {
@@ -156,6 +164,11 @@ static notrace void kprobe_mips_reenter(struct kprobe_hit_site *p,
 
 	kprobe_hit_missed(p);
 
+	if (p->ainsn.kind == KPROBE_MIPS_COMPUTE) {
+		kprobe_mips_compute(p->ainsn.insn, regs);
+		regs->cp0_epc = kprobe_next_pc(p);
+		return;
+	}
 	if (p->ainsn.kind == KPROBE_MIPS_STEP)
 		resume = kprobe_next_pc(p);
 	else if (kprobe_mips_branch(p, regs))

@@ -4,8 +4,9 @@
  * them.  Pure functions of the instruction words; core.c reads the text.
  *
  * Everything here is a 32-bit MIPS encoding (the back-end is not built
- * for microMIPS or MIPS16e kernels).  An instruction runs in one of three
- * ways (enum kprobe_mips_kind): copied to a slot and stepped, or, for a
+ * for microMIPS or MIPS16e kernels).  An instruction runs in one of four
+ * ways (enum kprobe_mips_kind): computed in the trap (compute.c's
+ * register-only instructions), copied to a slot and stepped, or, for a
  * branch or jump, evaluated in the trap with its delay-slot instruction
  * either skipped (a nop) or stepped from the slot.  Refused, with -EINVAL:
  *
@@ -235,7 +236,8 @@ int kprobe_mips_decode(u32 insn, u32 delay, struct arch_specific_insn *ai,
 	ai->delay = 0;
 	ai->likely = false;
 	if (!kprobe_mips_has_delay_slot(insn)) {
-		ai->kind = KPROBE_MIPS_STEP;
+		ai->kind = kprobe_mips_computable(insn) ? KPROBE_MIPS_COMPUTE :
+							  KPROBE_MIPS_STEP;
 		return 0;
 	}
 

@@ -7,6 +7,8 @@
  *
  *   decode.c     pure: an instruction (and its delay slot) in, how a hit
  *                runs it or why it is refused out
+ *   compute.c    the register-only instructions a hit computes in the
+ *                trap instead of stepping them
  *   core.c       prepare/arm/disarm/remove, the die notifier and the
  *                breakpoint, step and fault handlers, the blacklist
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
@@ -51,6 +53,10 @@ bool kprobe_mips_is_sc(u32 insn);
 bool kprobe_mips_is_likely(u32 insn);
 int kprobe_mips_decode(u32 insn, u32 delay, struct arch_specific_insn *ai,
 		       const char **why);
+
+/* compute.c */
+bool kprobe_mips_computable(u32 insn);
+void kprobe_mips_compute(u32 insn, struct pt_regs *regs);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

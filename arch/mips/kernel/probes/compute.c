@@ -196,4 +196,5 @@ void kprobe_mips_compute(u32 insn, struct pt_regs *regs)
 	if (dst)
 		regs->regs[dst] = v;
 }
+
 NOKPROBE_SYMBOL(kprobe_mips_compute);

@@ -122,8 +122,8 @@ HITCOUNT_STEP='maintenance packet s'
 # is the same (2026-12-06): the stub's step from a kpbench probe's UDF
 # stops at 0xffff0004 in UND mode, then 38 steps in the stubs
 # (vector_bhb_loop8_und's loop: branch-history hardening on the
-# Cortex-A15) on the UND stack, then __und_svc on the SVC stack.  No
-# ARM-mode make hitcount has run yet.
+# Cortex-A15) on the UND stack, then __und_svc on the SVC stack.  Run
+# end to end by make bench ARCH=arm on 2026-12-06 (both flavours).
 HITCOUNT_VECTORS=0xffff0004
 # The gate builds the stock multi_v7 kernel (ARM mode, the unwind-table
 # unwinder, many platforms) with kprobes on.

@@ -75,7 +75,7 @@ static const struct kpmc_target kpmc_targets[] = {
 	KPMC(lui, "lui v0, 0x8123", true,
 	     0x81230000, 0x81230000, 0x81230000, 0x81230000),
 	KPMC(nop, "nop", true, 0, 1, 0xffffffff, 0x7fffffff),
-	KPMC(sp, "addiu sp, sp, -16", true, 0, 1, 0xffffffff, 0x7fffffff),
+	KPMC(stack, "addiu sp, sp, -16", true, 0, 1, 0xffffffff, 0x7fffffff),
 	KPMC(add, "add v0, a0, t0 (0)", false,
 	     0, 1, 0xffffffff, 0x7fffffff),
 };

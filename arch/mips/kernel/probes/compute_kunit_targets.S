@@ -69,11 +69,11 @@ LEAF(kpmc_nop)
 	END(kpmc_nop)
 
 /* a prologue's stack adjustment, computed: the frame is used after it */
-LEAF(kpmc_sp)
-	at	sp
+LEAF(kpmc_stack)
+	at	stack
 	addiu	sp, sp, -16
 	sw	a0, 8(sp)
 	lw	v0, 8(sp)
 	jr	ra
 	addiu	sp, sp, 16
-	END(kpmc_sp)
+	END(kpmc_stack)

@@ -23,10 +23,10 @@ kpmc_\name\()_at:
 9999:
 	.endm
 
-/* kpmc_<name>: t0 = \t0, then the instruction under test, then return */
-	.macro	target name, t0, insn:vararg
+/* kpmc_<name>: t0 = \val, then the instruction under test, then return */
+	.macro	target name, val, insn:vararg
 LEAF(kpmc_\name)
-	li	t0, \t0
+	li	t0, \val
 	at	\name
 	\insn
 	jr	ra

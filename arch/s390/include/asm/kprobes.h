@@ -75,7 +75,8 @@ typedef u16 kprobe_opcode_t;
  *	simulation), NULL for a site on an ftrace call
  * @len: the instruction's length in bytes
  * @fixup: FIXUP_* of the instruction, for the end of its step, and
- *	KPROBE_FIXUP_BRANCH (arch/s390/kernel/probes/) for a branch
+ *	KPROBE_FIXUP_BRANCH (arch/s390/kernel/probes/) for a branch,
+ *	KPROBE_FIXUP_MOVE for a register load
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;

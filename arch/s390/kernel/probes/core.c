@@ -10,9 +10,10 @@
  *   1. the operation exception reaches kprobe_exceptions_notify() as
  *      DIE_BPT, with the PSW past the breakpoint; the pc is put back on
  *      the probe address and the pre handlers run (state HANDLER);
- *   2. a branch is simulated (branch.c) and the hit is over; any other
- *      instruction is stepped: the PSW goes to the slot with I/O and
- *      external interrupts masked (state STEPPING);
+ *   2. a branch is simulated (branch.c), a register load computed
+ *      (move.c), and the hit is over; any other instruction is stepped:
+ *      the PSW goes to the slot with I/O and external interrupts masked
+ *      (state STEPPING);
  *   3. the breakpoint right after the copy traps again: the pc and a
  *      link register that point into the slot are moved to the probed
  *      text, the mask is given back and the post handlers run (state
@@ -101,10 +102,18 @@ static nokprobe_inline void kprobe_fix_after_step(struct kprobe_hit_site *p,
 	regs->psw.addr = addr + p->ainsn.len;
 }
 
-/* Simulate @p's instruction if it is a branch (branch.c). */
+/*
+ * Simulate @p's instruction if it is a branch (branch.c) or a register
+ * load (move.c).
+ */
 static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
 					    struct pt_regs *regs)
 {
+	if (p->ainsn.fixup & KPROBE_FIXUP_MOVE) {
+		kprobe_move(p->ainsn.slot, regs);
+		regs->psw.addr = (unsigned long)p->addr + p->ainsn.len;
+		return true;
+	}
 	if (!(p->ainsn.fixup & KPROBE_FIXUP_BRANCH))
 		return false;
 	kprobe_branch(p->ainsn.slot, regs, (unsigned long)p->addr,
@@ -487,6 +496,8 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	}
 	if (ret)
 		p->ainsn.fixup |= KPROBE_FIXUP_BRANCH;
+	else if (kprobe_move(buf, NULL))
+		p->ainsn.fixup |= KPROBE_FIXUP_MOVE;
 	if (probe_is_insn_relative_long(buf)) {
 		ret = kprobe_relocate(buf, addr, (unsigned long)slot);
 		if (ret) {

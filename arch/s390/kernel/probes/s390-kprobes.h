@@ -10,6 +10,7 @@
  *                remove, the breakpoint and fault paths, the
  *                address and blacklist hooks
  *   branch.c     branches, simulated
+ *   move.c       register loads, computed
  *   ftrace.c     probes on ftrace call sites
  *   kretprobe.c + kretprobe_trampoline.S   the return trampoline
  *
@@ -31,10 +32,15 @@
  * simulates instead of a step.
  */
 #define KPROBE_FIXUP_BRANCH	0x80
+/* ... and a register load, which kprobe_move() computes (move.c). */
+#define KPROBE_FIXUP_MOVE	0x40
 
 /* branch.c */
 int kprobe_branch(const u16 *in, struct pt_regs *regs, unsigned long addr,
 		  unsigned int len);
+
+/* move.c */
+bool kprobe_move(const u16 *in, struct pt_regs *regs);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

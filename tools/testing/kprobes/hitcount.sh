@@ -7,7 +7,8 @@
 #
 # Boots the flavour's kernel and initramfs (build them first: "make
 # initramfs PROD=1 [BASELINE=1]" for the bench's production config)
-# through boot.sh in bench mode with three calls per path, QEMU's gdbstub
+# through boot.sh in bench mode with three calls per path (no mass
+# registration, no perf probes), QEMU's gdbstub
 # on and the guest stopped at its first instruction (KP_QEMU_ARGS), and
 # lets gdb run hitcount.py against it: every call of a probed function of
 # the bench is single-stepped to its return, the trace in
@@ -52,7 +53,7 @@ rm -f "$out" "$KP_DIR/hitcount.txt" "$KP_DIR/hitcount.csv"
 # boot.sh's bench boot, stopped at the first instruction for gdb; its
 # files are hitcount-*, not the bench's.
 KP_QEMU_ARGS="-gdb tcp::$port -S" KP_LOG_PREFIX=hitcount- TIMEOUT=900 \
-	KP_APPEND="tsc=reliable kunit.enable=0 kpbench.iters=3 kpbench.reps=1 kpbench.mass_max=0" \
+	KP_APPEND="tsc=reliable kunit.enable=0 kpbench.iters=3 kpbench.reps=1 kpbench.mass_max=0 kp.bench_perf=0" \
 	"$KP_TOOLS/boot.sh" bench > "$KP_DIR/hitcount-boot.log" 2>&1 &
 boot=$!
 sleep 2

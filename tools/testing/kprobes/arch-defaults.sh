@@ -139,6 +139,9 @@ HITCOUNT_STEP=
 # the text's 0xc0000700): the offset, in hex, from such a physical PC to
 # the text's address of the same code (empty: none).
 HITCOUNT_REAL_OFFSET=
+# Where the kernel runs minus where vmlinux is linked, in hex (s390's
+# relocatable kernel without KASLR: CONFIG_KERNEL_IMAGE_BASE; empty: 0).
+HITCOUNT_KERNEL_OFFSET=
 # Why make lint cannot run sparse on this architecture (empty: it does).
 LINT_NO_SPARSE=
 # 0: kpbench.ko has no probe targets here (the kselftests' test_modules/

@@ -49,6 +49,11 @@ ko=$KP_TREE/initramfs/bench/kpbench.ko
 [ -f "$ko" ] || die "$ko missing (make initramfs)"
 out=$KP_DIR/hitcount-trace.txt
 port=$((20000 + $$ % 10000))
+# A kernel that runs away from its link address (s390) has gdb's symbols
+# moved by the arch file's HITCOUNT_KERNEL_OFFSET, and kphit.py's.
+offset=$(kp_arch HITCOUNT_KERNEL_OFFSET)
+symbols="file $KP_OBJ/vmlinux"
+[ -n "$offset" ] && symbols="symbol-file -o $offset $KP_OBJ/vmlinux"
 rm -f "$out" "$KP_DIR/hitcount.txt" "$KP_DIR/hitcount.csv"
 # boot.sh's bench boot, stopped at the first instruction for gdb; its
 # files are hitcount-*, not the bench's.
@@ -60,7 +65,7 @@ sleep 2
 HITCOUNT_OUT=$out HITCOUNT_KO=$ko HITCOUNT_TOOLS=$KP_TOOLS \
 	HITCOUNT_RA=$(kp_arch HITCOUNT_RA) HITCOUNT_ARGS=$(kp_arch HITCOUNT_ARGS) \
 	HITCOUNT_STEP=$(kp_arch HITCOUNT_STEP) \
-	timeout 900 "$gdb" -q -batch -ex "file $KP_OBJ/vmlinux" \
+	timeout 900 "$gdb" -q -batch -ex "$symbols" \
 	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
 	> "$KP_DIR/hitcount-gdb.log" 2>&1 || true
 # The hits are traced by the time kpbench is unloaded: a failure of the
@@ -69,7 +74,7 @@ HITCOUNT_OUT=$out HITCOUNT_KO=$ko HITCOUNT_TOOLS=$KP_TOOLS \
 wait "$boot" || note "the boot failed (see $KP_DIR/hitcount-boot.log)"
 grep -q '^hit ' "$out" || die "no hit traced (see $KP_DIR/hitcount-gdb.log)"
 KP_FLAVOUR=$KP_FLAVOUR KP_REMOVED="${KP_REMOVED[*]}" HITCOUNT_VECTORS=$(kp_arch HITCOUNT_VECTORS) \
-	HITCOUNT_REAL_OFFSET=$(kp_arch HITCOUNT_REAL_OFFSET) \
+	HITCOUNT_REAL_OFFSET=$(kp_arch HITCOUNT_REAL_OFFSET) HITCOUNT_KERNEL_OFFSET=$offset \
 	"$KP_TOOLS/kphit.py" split "$KP_DIR" "$KP_REPO" ||
 	die "kphit.py split failed"
 # The pair of trees to set side by side: make bench's KP_TREE_NAME puts a

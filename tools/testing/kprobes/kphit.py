@@ -374,13 +374,14 @@ def read_trace(path):
 	return text, hits, mem
 
 
-def find_copies(mem, vmlinux, code):
+def find_copies(mem, vmlinux, code, offset=0):
 	"""{pc: (kind, name)} for the recorded bytes that begin a function
-	of vmlinux (its bytes in the file, the same COPY_BYTES)."""
+	of vmlinux (its bytes in the file, the same COPY_BYTES; code's
+	addresses are the file's plus offset)."""
 	starts = {}
 	for a, s, n, k in code.syms:
 		if k in ('own', 'base') and s >= COPY_BYTES:
-			b = vmlinux.read(a, COPY_BYTES)
+			b = vmlinux.read(a - offset, COPY_BYTES)
 			if b:
 				starts.setdefault(b, (k, n))
 	return {pc: starts[b] for pc, b in mem.items()
@@ -403,15 +404,18 @@ def split(fdir, repo):
 		sys.exit(f'kphit: no kprobes objects under {obj}')
 	own = own_names(obj, objects)
 	vml = Elf(os.path.join(obj, 'vmlinux'))
+	# Where the kernel runs, from where vmlinux is linked (s390).
+	koff = int(os.environ.get('HITCOUNT_KERNEL_OFFSET') or '0', 16)
 	text, hits, mem = read_trace(os.path.join(fdir, 'hitcount-trace.txt'))
 	ko = Elf(module_path(fdir))
 	ti = ko.section_index('.text')
 	msyms = [(n, text + v, s) for n, v, s, t, shndx in ko.symbols()
 		 if shndx == ti and t in (STT_NOTYPE, STT_FUNC) and n]
-	code = Code(vml.code_symbols(), own, vml.text_ranges(), msyms,
+	code = Code([(n, a + koff, s) for n, a, s in vml.code_symbols()], own,
+		    [(lo + koff, hi + koff) for lo, hi in vml.text_ranges()], msyms,
 		    (text, text + ko.sections[ti]['size']),
 		    real_offset=int(os.environ.get('HITCOUNT_REAL_OFFSET') or '0', 16))
-	copies = find_copies(mem, vml, code)
+	copies = find_copies(mem, vml, code, koff)
 	targets = dict(PATHS)
 	vectors = parse_vectors(os.environ.get('HITCOUNT_VECTORS', ''))
 	rows = {}

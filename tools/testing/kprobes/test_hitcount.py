@@ -225,6 +225,19 @@ class ClassifyTest(unittest.TestCase):
 		# opened, and the prolog passes for a slot.
 		self.assertEqual(classes(steps)[1:3], ['own', 'own'])
 
+	def test_copies_of_a_moved_kernel(self):
+		# s390: the kernel runs HITCOUNT_KERNEL_OFFSET above its link
+		# address; the symbols are moved, the file is read where linked.
+		class File:
+			def read(self, addr, n):
+				return bytes([addr & 0xff]) * n if addr == 0x1100 else None
+		moved = kphit.Code([(n, a + 0x5000, s) for n, a, s in SYMS], OWN,
+				   [(0x6000, 0x8000)])
+		mem = {0x7100: bytes([0x00]) * kphit.COPY_BYTES}
+		self.assertEqual(kphit.find_copies(mem, File(), moved, 0x5000),
+				 {0x7100: ('base', 'ftrace_caller')})
+		self.assertEqual(kphit.find_copies(mem, File(), moved), {})
+
 	def test_parse_vectors(self):
 		self.assertEqual(kphit.parse_vectors(' vectors 0xffff0004\n'),
 				 {'vectors', 0xffff0004})

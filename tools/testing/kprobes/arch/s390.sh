@@ -86,6 +86,10 @@ HITCOUNT_STEP='maintenance packet s'
 # kernel-mode check), __do_pgm_check(), the probes' handler; the return
 # is an lpswe of the saved PSW.
 HITCOUNT_VECTORS=pgm_check_handler
+# vmlinux is linked at 0x100000 and runs at CONFIG_KERNEL_IMAGE_BASE
+# above that (boot/startup.c's __kaslr_offset; the test kernels have no
+# RANDOMIZE_BASE).
+HITCOUNT_KERNEL_OFFSET=0x3ffe0000000
 # The gate row stays (as arm64's): defconfig builds what the test kernel
 # leaves out (PCI, KVM, crypto, the channel subsystem drivers...), and a
 # ported row fails if ours loses an option.

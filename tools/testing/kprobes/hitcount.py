@@ -20,7 +20,8 @@
 #
 # RA is $HITCOUNT_RA, the arch file's return address of a function at its
 # first instruction; BYTES, the first bytes at a PC outside the kernel's
-# and the module's text (once per PC).  It detaches after
+# and the module's text (once per PC; none where the stub cannot read
+# it).  It detaches after
 # $HITCOUNT_N hits (three calls of each path) and the guest runs on.
 
 import os
@@ -100,7 +101,12 @@ def trace_call(out, kernel_text, mod_text):
 		if pc not in seen and not any(lo <= pc < hi for lo, hi in
 					      (kernel_text, mod_text)):
 			seen.add(pc)
-			line += ' ' + mem(pc, kphit.COPY_BYTES).hex()
+			try:
+				line += ' ' + mem(pc, kphit.COPY_BYTES).hex()
+			except gdb.MemoryError:
+				# Not mapped for the stub's reads (mips: a slot
+				# in KSEG2 outside the TLB): no bytes, no copy.
+				pass
 		out.write(line + '\n')
 		step()
 		if val('$pc') == ra0 and val('$sp') >= sp0:

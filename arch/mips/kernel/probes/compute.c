@@ -9,11 +9,10 @@
  * instruction whose encoding an R1 CPU reserves), addiu, slti, sltiu,
  * andi, ori, xori and lui ("move" and "nop" are addu/or and sll).  Not
  * computed, so stepped as before: add, addi and sub (they trap on
- * overflow), anything that names k0 or k1 (the exception entry has
- * clobbered them, so only the slot's copy sees the values the probed
- * code left there: none, in code that can be probed), and gp as a
- * destination (the exception return does not restore the value a
- * computation would leave there on every configuration).
+ * overflow), anything that names k0 or k1 (pt_regs does not hold them:
+ * the exception entry neither saves nor restores them), and gp as a
+ * destination (the kernel's current-thread pointer, which only entry and
+ * switch code write; a copy in the slot behaves there as before).
  *
  * A 64-bit kernel (the back-end is built for 32-bit ones, but nothing
  * here depends on it) sign-extends the 32-bit results of addu, subu,

@@ -121,6 +121,14 @@ static nokprobe_inline unsigned long kprobe_next_pc(struct kprobe_hit_site *p)
 	return (unsigned long)p->addr + sizeof(kprobe_opcode_t);
 }
 
+/* Run @p's computed instruction: the registers and the pc after it. */
+static nokprobe_inline void kprobe_mips_computed(struct kprobe_hit_site *p,
+						 struct pt_regs *regs)
+{
+	kprobe_mips_compute(p->ainsn.insn, regs);
+	regs->cp0_epc = kprobe_next_pc(p);
+}
+
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_mips_hit(struct kprobe_hit_site *p,
 					    struct pt_regs *regs,
@@ -133,8 +141,7 @@ static nokprobe_inline void kprobe_mips_hit(struct kprobe_hit_site *p,
 		return;		/* a handler moved the pc: nothing else runs */
 
 	if (p->ainsn.kind == KPROBE_MIPS_COMPUTE) {
-		kprobe_mips_compute(p->ainsn.insn, regs);
-		regs->cp0_epc = kprobe_next_pc(p);
+		kprobe_mips_computed(p, regs);
 		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
 		return;
 	}
@@ -165,8 +172,7 @@ static notrace void kprobe_mips_reenter(struct kprobe_hit_site *p,
 	kprobe_hit_missed(p);
 
 	if (p->ainsn.kind == KPROBE_MIPS_COMPUTE) {
-		kprobe_mips_compute(p->ainsn.insn, regs);
-		regs->cp0_epc = kprobe_next_pc(p);
+		kprobe_mips_computed(p, regs);
 		return;
 	}
 	if (p->ainsn.kind == KPROBE_MIPS_STEP)

@@ -29,6 +29,8 @@
  *
  *   helpers.c       the probe targets, reference results, counting
  *                   handlers, decoded target text
+ *   insn.c          the suites of instructions a back-end computes in
+ *                   its trap (kpkt_insn_*() below)
  *   arch_<arch>.c   what the suites must know of an architecture:
  *                   instruction boundaries, the names it refuses, its
  *                   argument register (the kpkt_arch_*() below)
@@ -193,6 +195,93 @@ int kpkt_decode(kpkt_fn_t fn, bool to_ret, struct kpkt_text *t);
 void kpkt_decode_or_skip(struct kunit *test, kpkt_fn_t fn, bool to_ret,
 			 struct kpkt_text *t);
 void *kpkt_mid_addr(struct kunit *test, kpkt_fn_t fn);
+
+/*
+ * The suites of the instructions a back-end computes in its trap instead
+ * of stepping them (insn.c; arm, mips, powerpc, s390).  A target is
+ * "long f(long x)" in assembly around the instruction under test, whose
+ * address the word f_at holds; the suite writes down what each target
+ * returns for its four arguments (not asking the CPU), and checks it
+ * unprobed and probed, once per hit for each handler, and that the site
+ * is computed (or, for the controls, stepped).
+ */
+#define KPKT_INSN_NARGS	4
+
+struct kprobe_hit_site;
+
+#define KPKT_INSN_DECLARE(name)				\
+	long name(long x);				\
+	extern const unsigned long name##_at
+
+/**
+ * struct kpkt_insn_target - one target of a computed-instruction suite
+ * @insn: the instruction, as messages name it
+ * @fn: the target
+ * @at: where the address of the instruction under test is
+ * @computed: whether the back-end computes it, rather than steps it
+ * @want: the result for each of the suite's arguments
+ */
+struct kpkt_insn_target {
+	const char *insn;
+	kpkt_fn_t fn;
+	const unsigned long *at;
+	bool computed;
+	unsigned long want[KPKT_INSN_NARGS];
+};
+
+/* A row of the table: target @name, the address word @name##_at. */
+#define KPKT_INSN(name, text, computed, ...) \
+	{ text, name, &name##_at, computed, { __VA_ARGS__ } }
+
+/**
+ * struct kpkt_insn_suite - a computed-instruction suite
+ * @targets: its table
+ * @count: how many rows
+ * @args: the arguments each target is called with
+ * @low32: compare the results' low 32 bits only
+ * @computed: does the back-end compute @p's instruction in the trap?
+ *	Called under rcu_read_lock().
+ */
+struct kpkt_insn_suite {
+	const struct kpkt_insn_target *targets;
+	unsigned int count;
+	long args[KPKT_INSN_NARGS];
+	bool low32;
+	bool (*computed)(const struct kprobe_hit_site *p);
+};
+
+void kpkt_insn_unprobed(struct kunit *test, const struct kpkt_insn_suite *s);
+void kpkt_insn_probed(struct kunit *test, const struct kpkt_insn_suite *s);
+
+/*
+ * KPKT_INSN_SUITE() - the KUnit suite @suite_name over struct
+ * kpkt_insn_suite @s: two cases, "targets_unprobed" and "targets_probed",
+ * skipped when the suites are a module (kprobe_hit_find() is
+ * vmlinux-internal).
+ */
+#define KPKT_INSN_SUITE(suite_name, s)					\
+static const struct kpkt_insn_suite *const kpkt_insn_this = &(s);	\
+static void targets_unprobed(struct kunit *test)			\
+{									\
+	kpkt_insn_unprobed(test, kpkt_insn_this);			\
+}									\
+static void targets_probed(struct kunit *test)				\
+{									\
+	kpkt_insn_probed(test, kpkt_insn_this);				\
+}									\
+static struct kunit_case kpkt_insn_cases[] = {				\
+	KUNIT_CASE(targets_unprobed),					\
+	KUNIT_CASE(targets_probed),					\
+	{}								\
+};									\
+static struct kunit_suite kpkt_insn_kunit_suite = {			\
+	.name = suite_name,						\
+	.init = kpkt_insn_case_init,					\
+	.test_cases = kpkt_insn_cases,					\
+};									\
+kunit_test_suite(kpkt_insn_kunit_suite)
+
+int kpkt_insn_case_init(struct kunit *test);
 
 /*
  * What each architecture tells the suites (arch_<arch>.c).

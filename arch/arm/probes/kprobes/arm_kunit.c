@@ -16,28 +16,15 @@
 
 #include <linux/kprobes_arch.h>
 #include <linux/module.h>
-#include <linux/rcupdate.h>
 
 #include "kprobes_kunit.h"
 #include "arm_kunit.h"
 
-/* The arguments, and a target's result for each of them. */
-#define KPAC_NARGS	4
-
-static const long kpac_args[KPAC_NARGS] = { 0, 1, -1, 0x7fffffff };
-
-struct kpac_target {
-	const char *insn;
-	kpkt_fn_t fn;
-	const unsigned long *at;
-	u32 want[KPAC_NARGS];
-};
-
+/* A target's result for each argument; flag targets: (result << 4) | NZCV. */
 #define KPAC(name, text, ...) \
-	{ text, kpac_##name, &kpac_##name##_at, { __VA_ARGS__ } }
+	KPKT_INSN(kpac_##name, text, true, __VA_ARGS__)
 
-/* Flag targets: (result << 4) | NZCV. */
-static const struct kpac_target kpac_targets[] = {
+static const struct kpkt_insn_target kpac_targets[] = {
 	KPAC(mov_reg, "mov r2, r0",
 	     1, 2, 0, 0x80000000),
 	KPAC(adds, "adds r0, r0, #1",
@@ -106,83 +93,21 @@ static const struct kpac_target kpac_targets[] = {
 	     0, 1, 0xffffffff, 0x7fffffff),
 };
 
-/* Is the site at @addr computed in the trap, with a slot to decline to? */
-static bool kpac_computed(unsigned long addr)
+/* Is @p computed in the trap, with a slot to decline to? */
+static bool kpac_computed(const struct kprobe_hit_site *p)
 {
-	struct kprobe_hit_site *p;
-	bool ret;
-
-	rcu_read_lock();
-	p = kprobe_hit_find(addr);
-	ret = p && p->ainsn.compute && p->ainsn.slot;
-	rcu_read_unlock();
-	return ret;
+	return p->ainsn.compute && p->ainsn.slot;
 }
 
-static void kpac_expect_results(struct kunit *test,
-				const struct kpac_target *t)
-{
-	unsigned int j;
-
-	for (j = 0; j < KPAC_NARGS; j++)
-		KUNIT_EXPECT_EQ_MSG(test, (u32)kpkt_call(t->fn, kpac_args[j]),
-				    t->want[j], "%s (x = %ld)", t->insn,
-				    kpac_args[j]);
-}
-
-/* Without a probe, each target gives what is written down above. */
-static void targets_unprobed(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kpac_targets); i++)
-		kpac_expect_results(test, &kpac_targets[i]);
-}
-
-/* ... and the same with a probe on the instruction under test. */
-static void targets_probed(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kpac_targets); i++) {
-		const struct kpac_target *t = &kpac_targets[i];
-		unsigned long addr = *t->at;
-		struct kpkt_probe *pp = kpkt_probe_new(test, (void *)addr,
-						       NULL, 0);
-
-		KUNIT_ASSERT_EQ_MSG(test, kpkt_register(test, &pp->kp), 0,
-				    "%s", t->insn);
-		KUNIT_EXPECT_TRUE_MSG(test, kpac_computed(addr),
-				      "%s: computed", t->insn);
-		kpac_expect_results(test, t);
-		KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp), KPAC_NARGS,
-				    "%s", t->insn);
-		KUNIT_EXPECT_EQ_MSG(test, kpkt_post_hits(pp), KPAC_NARGS,
-				    "%s", t->insn);
-		kpkt_unregister(test, &pp->kp);
-	}
-}
-
-static int kpac_case_init(struct kunit *test)
-{
-	if (!KPKT_BUILTIN)
-		kunit_skip(test, "kprobe_hit_find(): " KPKT_NO_HELPERS);
-	return kpkt_case_init(test);
-}
-
-static struct kunit_case kpac_cases[] = {
-	KUNIT_CASE(targets_unprobed),
-	KUNIT_CASE(targets_probed),
-	{}
+static const struct kpkt_insn_suite kpac = {
+	.targets = kpac_targets,
+	.count = ARRAY_SIZE(kpac_targets),
+	.args = { 0, 1, -1, 0x7fffffff },
+	.low32 = true,
+	.computed = kpac_computed,
 };
 
-static struct kunit_suite kpac_suite = {
-	.name = "kprobes_arm_compute",
-	.init = kpac_case_init,
-	.test_cases = kpac_cases,
-};
-
-kunit_test_suite(kpac_suite);
+KPKT_INSN_SUITE("kprobes_arm_compute", kpac);
 
 MODULE_DESCRIPTION("KUnit suite of the instructions ARM kprobes compute");
 MODULE_LICENSE("GPL");

@@ -8,9 +8,9 @@
 #ifndef _ARM_PROBES_KPROBES_ARM_KUNIT_H
 #define _ARM_PROBES_KPROBES_ARM_KUNIT_H
 
-#define KPAC_TARGET(name)				\
-	long kpac_##name(long x);			\
-	extern const unsigned long kpac_##name##_at
+#include "kprobes_kunit.h"
+
+#define KPAC_TARGET(name)	KPKT_INSN_DECLARE(kpac_##name)
 
 KPAC_TARGET(mov_reg);
 KPAC_TARGET(adds);

@@ -15,27 +15,14 @@
 
 #include <linux/kprobes_arch.h>
 #include <linux/module.h>
-#include <linux/rcupdate.h>
 
 #include "kprobes_kunit.h"
 #include "compute_kunit.h"
 
-#define KPMC_NARGS	4
-
-static const long kpmc_args[KPMC_NARGS] = { 0, 1, -1, 0x7fffffff };
-
-struct kpmc_target {
-	const char *insn;
-	kpkt_fn_t fn;
-	const unsigned long *at;
-	bool computed;
-	u32 want[KPMC_NARGS];
-};
-
 #define KPMC(name, text, computed, ...) \
-	{ text, kpmc_##name, &kpmc_##name##_at, computed, { __VA_ARGS__ } }
+	KPKT_INSN(kpmc_##name, text, computed, __VA_ARGS__)
 
-static const struct kpmc_target kpmc_targets[] = {
+static const struct kpkt_insn_target kpmc_targets[] = {
 	KPMC(move, "move v0, a0", true, 0, 1, 0xffffffff, 0x7fffffff),
 	KPMC(addu, "addu v0, a0, t0 (5)", true,
 	     5, 6, 4, 0x80000004),
@@ -80,83 +67,21 @@ static const struct kpmc_target kpmc_targets[] = {
 	     0, 1, 0xffffffff, 0x7fffffff),
 };
 
-/* Is the site at @addr computed in the trap (no slot)? */
-static bool kpmc_computed(unsigned long addr)
+/* Is @p computed in the trap (no slot)? */
+static bool kpmc_computed(const struct kprobe_hit_site *p)
 {
-	struct kprobe_hit_site *p;
-	bool ret;
-
-	rcu_read_lock();
-	p = kprobe_hit_find(addr);
-	ret = p && p->ainsn.kind == KPROBE_MIPS_COMPUTE && !p->ainsn.slot;
-	rcu_read_unlock();
-	return ret;
+	return p->ainsn.kind == KPROBE_MIPS_COMPUTE && !p->ainsn.slot;
 }
 
-static void kpmc_expect_results(struct kunit *test,
-				const struct kpmc_target *t)
-{
-	unsigned int j;
-
-	for (j = 0; j < KPMC_NARGS; j++)
-		KUNIT_EXPECT_EQ_MSG(test, (u32)kpkt_call(t->fn, kpmc_args[j]),
-				    t->want[j], "%s (x = %ld)", t->insn,
-				    kpmc_args[j]);
-}
-
-/* Without a probe, each target gives what is written down above. */
-static void targets_unprobed(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kpmc_targets); i++)
-		kpmc_expect_results(test, &kpmc_targets[i]);
-}
-
-/* ... and the same with a probe on the instruction under test. */
-static void targets_probed(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kpmc_targets); i++) {
-		const struct kpmc_target *t = &kpmc_targets[i];
-		unsigned long addr = *t->at;
-		struct kpkt_probe *pp = kpkt_probe_new(test, (void *)addr,
-						       NULL, 0);
-
-		KUNIT_ASSERT_EQ_MSG(test, kpkt_register(test, &pp->kp), 0,
-				    "%s", t->insn);
-		KUNIT_EXPECT_EQ_MSG(test, kpmc_computed(addr), t->computed,
-				    "%s: computed", t->insn);
-		kpmc_expect_results(test, t);
-		KUNIT_EXPECT_EQ_MSG(test, kpkt_pre_hits(pp), KPMC_NARGS,
-				    "%s", t->insn);
-		KUNIT_EXPECT_EQ_MSG(test, kpkt_post_hits(pp), KPMC_NARGS,
-				    "%s", t->insn);
-		kpkt_unregister(test, &pp->kp);
-	}
-}
-
-static int kpmc_case_init(struct kunit *test)
-{
-	if (!KPKT_BUILTIN)
-		kunit_skip(test, "kprobe_hit_find(): " KPKT_NO_HELPERS);
-	return kpkt_case_init(test);
-}
-
-static struct kunit_case kpmc_cases[] = {
-	KUNIT_CASE(targets_unprobed),
-	KUNIT_CASE(targets_probed),
-	{}
+static const struct kpkt_insn_suite kpmc = {
+	.targets = kpmc_targets,
+	.count = ARRAY_SIZE(kpmc_targets),
+	.args = { 0, 1, -1, 0x7fffffff },
+	.low32 = true,
+	.computed = kpmc_computed,
 };
 
-static struct kunit_suite kpmc_suite = {
-	.name = "kprobes_mips_compute",
-	.init = kpmc_case_init,
-	.test_cases = kpmc_cases,
-};
-
-kunit_test_suite(kpmc_suite);
+KPKT_INSN_SUITE("kprobes_mips_compute", kpmc);
 
 MODULE_DESCRIPTION("KUnit suite of the instructions mips kprobes compute");
 MODULE_LICENSE("GPL");

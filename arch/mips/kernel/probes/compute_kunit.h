@@ -7,9 +7,9 @@
 #ifndef _MIPS_KERNEL_PROBES_COMPUTE_KUNIT_H
 #define _MIPS_KERNEL_PROBES_COMPUTE_KUNIT_H
 
-#define KPMC_TARGET(name)				\
-	long kpmc_##name(long x);			\
-	extern const unsigned long kpmc_##name##_at
+#include "kprobes_kunit.h"
+
+#define KPMC_TARGET(name)	KPKT_INSN_DECLARE(kpmc_##name)
 
 KPMC_TARGET(move);
 KPMC_TARGET(addu);

@@ -7,9 +7,9 @@
 #ifndef _S390_KERNEL_PROBES_MOVE_KUNIT_H
 #define _S390_KERNEL_PROBES_MOVE_KUNIT_H
 
-#define KPSM_TARGET(name)				\
-	long kpsm_##name(long x);			\
-	extern const unsigned long kpsm_##name##_at
+#include "kprobes_kunit.h"
+
+#define KPSM_TARGET(name)	KPKT_INSN_DECLARE(kpsm_##name)
 
 KPSM_TARGET(lr);
 KPSM_TARGET(lgr);

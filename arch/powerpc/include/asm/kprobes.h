@@ -9,7 +9,9 @@
  * over the prefix word of a prefixed (ISA 3.1, 8-byte) instruction the
  * trap is decoded on its own and the suffix is never reached.
  *
- * A hit first tries to emulate the instruction with the base's
+ * A hit computes the common register arithmetic (mr, li, addi, nop,
+ * mflr, ...) from what preparing the probe decoded (compute.c), and
+ * otherwise tries to emulate the instruction with the base's
  * single-step library (arch/powerpc/lib/sstep.c: analyse_instr(),
  * emulate_step()): no second exception, and the instructions whose
  * result depends on their own address (branches, addpcis) or that read
@@ -81,11 +83,17 @@ enum kprobe_insn_kind {
 
 /**
  * struct arch_specific_insn - powerpc per-probe data
- * @slot: the copy followed by a trap (STEP), else NULL
+ * @slot: the copy followed by a trap (STEP, not computed), else NULL
  * @insn: the original instruction word
  * @suffix: its second word when it is prefixed, else 0
  * @kind: enum kprobe_insn_kind
  * @len: length of the original instruction, 4 or 8
+ * @compute: a STEP instruction that hits compute without the library:
+ *	enum kprobe_ppc_op (arch/powerpc/kernel/probes/compute.c), 0 if not
+ * @rd: the register @compute writes
+ * @rs: its first source register
+ * @rb: its second
+ * @imm: its immediate, extended and shifted as the instruction does
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;
@@ -93,6 +101,11 @@ struct arch_specific_insn {
 	u32 suffix;
 	u8 kind;
 	u8 len;
+	u8 compute;
+	u8 rd;
+	u8 rs;
+	u8 rb;
+	long imm;
 };
 
 /*

@@ -10,7 +10,8 @@
  *   1. program_check_exception() calls kprobe_handler() with nip at the
  *      probe address; it finds the site and runs the pre handler (state
  *      HANDLER);
- *   2. emulate_step() runs the instruction on @regs if it can: go to 4;
+ *   2. the instruction is computed on @regs (compute.c), or
+ *      emulate_step() runs it if it can: go to 4;
  *   3. else the CPU is sent to the slot with preemption disabled (state
  *      STEPPING); the trap after the copy comes back to kprobe_handler(),
  *      which puts nip after the probed instruction;
@@ -66,13 +67,18 @@ static nokprobe_inline void kprobe_end_step(void)
 }
 
 /*
- * Run @p's instruction on @regs with the single-step library.  Return:
- * true if it ran (nip is past it, or where the branch went).
+ * Run @p's instruction on @regs: computed (compute.c) if preparing the
+ * probe decoded it so, else with the single-step library.  Return: true
+ * if it ran (nip is past it, or where the branch went).
  */
 static nokprobe_inline bool kprobe_emulate(struct kprobe_hit_site *p,
 					   struct pt_regs *regs)
 {
-	int ret = emulate_step(regs, kprobe_ppc_inst(&p->ainsn));
+	int ret;
+
+	if (p->ainsn.compute && kprobe_ppc_compute(&p->ainsn, regs))
+		return true;
+	ret = emulate_step(regs, kprobe_ppc_inst(&p->ainsn));
 
 	if (ret > 0)
 		return true;
@@ -303,7 +309,7 @@ int arch_kprobe_prepare(struct kprobe_hit_site *p, const char **why)
 	if (!ret) {
 		p->opcode = text[0];
 		p->ainsn = d.ainsn;
-		if (d.ainsn.kind == KPROBE_INSN_STEP)
+		if (d.ainsn.kind == KPROBE_INSN_STEP && !d.ainsn.compute)
 			ret = kprobe_write_slot(p, &d);
 	}
 	if (ret)

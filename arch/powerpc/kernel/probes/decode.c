@@ -148,6 +148,8 @@ int kprobe_decode_insn(u32 word, u32 suffix, struct kprobe_decoded *d)
 	inst = kprobe_ppc_inst(&d->ainsn);
 	if (!kprobe_insn_reads_pc(word) && !kprobe_insn_is_msr(word)) {
 		d->ainsn.kind = KPROBE_INSN_STEP;
+		if (!prefixed)
+			kprobe_ppc_compute_decode(word, &d->ainsn);
 		return 0;
 	}
 

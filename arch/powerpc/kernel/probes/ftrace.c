@@ -28,6 +28,7 @@
 int arch_prepare_kprobe_ftrace(struct kprobe_hit_site *p)
 {
 	p->ainsn.kind = KPROBE_INSN_STEP;
+	p->ainsn.compute = KPPC_NONE;
 	p->ainsn.len = MCOUNT_INSN_SIZE;
 	p->ainsn.slot = NULL;
 	return 0;

@@ -32,6 +32,59 @@ bool kprobe_insn_is_trap(u32 word);
 bool kprobe_insn_is_larx(u32 word);
 bool kprobe_insn_is_stcx(u32 word);
 
+/**
+ * enum kprobe_ppc_op - what a hit computes (compute.c)
+ * @KPPC_NONE: nothing: the library emulates, or the copy is stepped
+ * @KPPC_LI: rd = imm (addi, addis with rA = 0)
+ * @KPPC_ADDI: rd = rs + imm (addi, addis)
+ * @KPPC_ORI: rd = rs | imm (ori, oris)
+ * @KPPC_XORI: rd = rs ^ imm (xori, xoris)
+ * @KPPC_OR: rd = rs | rb
+ * @KPPC_AND: rd = rs & rb
+ * @KPPC_XOR: rd = rs ^ rb
+ * @KPPC_NOR: rd = ~(rs | rb)
+ * @KPPC_ANDC: rd = rs & ~rb
+ * @KPPC_ORC: rd = rs | ~rb
+ * @KPPC_ADD: rd = rs + rb
+ * @KPPC_SUBF: rd = rb - rs
+ * @KPPC_NEG: rd = -rs
+ * @KPPC_EXTSB: rd = rs's low byte, sign-extended
+ * @KPPC_EXTSH: rd = rs's low halfword, sign-extended
+ * @KPPC_EXTSW: rd = rs's low word, sign-extended
+ * @KPPC_MFLR: rd = LR
+ * @KPPC_MFCTR: rd = CTR
+ * @KPPC_MTLR: LR = rs
+ * @KPPC_MTCTR: CTR = rs
+ */
+enum kprobe_ppc_op {
+	KPPC_NONE,
+	KPPC_LI,
+	KPPC_ADDI,
+	KPPC_ORI,
+	KPPC_XORI,
+	KPPC_OR,
+	KPPC_AND,
+	KPPC_XOR,
+	KPPC_NOR,
+	KPPC_ANDC,
+	KPPC_ORC,
+	KPPC_ADD,
+	KPPC_SUBF,
+	KPPC_NEG,
+	KPPC_EXTSB,
+	KPPC_EXTSH,
+	KPPC_EXTSW,
+	KPPC_MFLR,
+	KPPC_MFCTR,
+	KPPC_MTLR,
+	KPPC_MTCTR,
+};
+
+/* compute.c */
+bool kprobe_ppc_compute_decode(u32 word, struct arch_specific_insn *ai);
+bool kprobe_ppc_compute(const struct arch_specific_insn *ai,
+			struct pt_regs *regs);
+
 /* return_trampoline.S: what the trampolines call with their pt_regs */
 unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
 unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);

@@ -25,8 +25,17 @@
  * half).  Every update bumps the tag, so a pop that read a stale top fails
  * its cmpxchg instead of installing a stale "next" (ABA).  Both ends work
  * in NMI context without locks or allocation: an empty pool is the only
- * way a hit can miss.  A pool holds a reference for the registration and
- * one per instance in flight.  Unregistering clears the back-pointer
+ * way a hit can miss.
+ *
+ * Where the CPU has no 64-bit cmpxchg (CONFIG_GENERIC_ATOMIC64: 32-bit
+ * mips and powerpc, ARMv6, ...) the atomic64 operations are themselves a
+ * hashed spinlock taken with interrupts off; the stack is then a plain
+ * list under an arch_spinlock_t of the pool's own, taken the same way:
+ * fewer instructions, the same guarantees (an NMI that hit a kretprobe
+ * while its CPU held the lock would deadlock with either).
+ *
+ * A pool holds a reference for the registration and one per instance in
+ * flight.  Unregistering clears the back-pointer
  * (get_kretprobe() then returns NULL), waits for a grace period and drops
  * the registration's reference; the last instance to come home hands the
  * pool to an irq_work for freeing, since that may happen in an NMI.
@@ -42,6 +51,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/spinlock.h>
 #include <linux/slab.h>
 
 /**
@@ -49,6 +59,8 @@
  * @free: top of the free stack: tag in bits 63..32, token in bits 31..0;
  *	a token is an instance's byte offset in @slots plus one, 0 is none,
  *	and each free instance's @free_next holds the next one's
+ * @lock: with CONFIG_GENERIC_ATOMIC64, guards @free, whose tag is then
+ *	unused (pool_take_locked())
  * @ref: one for the registration plus one per instance taken: at most
  *	maxactive + 1, which kretprobe_pool_addressable() keeps far below
  *	INT_MAX, so a plain atomic_t (refcount_t's saturation checks would
@@ -59,6 +71,7 @@
  */
 struct kretprobe_pool {
 	atomic64_t free;
+	arch_spinlock_t lock;
 	atomic_t ref;
 	struct kretprobe __rcu *rp;
 	struct llist_node reap;
@@ -126,13 +139,65 @@ static nokprobe_inline s64 pool_guess(struct kretprobe_pool *pool)
 	return READ_ONCE(pool->free.counter);
 }
 
+/*
+ * The free stack's top token under @pool->lock (CONFIG_GENERIC_ATOMIC64);
+ * the caller has interrupts off.
+ */
+static nokprobe_inline u32 *pool_top_locked(struct kretprobe_pool *pool)
+{
+	/* the token half of the s64, either endianness */
+	return (u32 *)&pool->free.counter + IS_ENABLED(CONFIG_CPU_BIG_ENDIAN);
+}
+
+/* kretprobe_pool_take() where a 64-bit cmpxchg would be a lock anyway. */
+static nokprobe_inline struct kretprobe_instance *
+pool_take_locked(struct kretprobe_pool *pool)
+{
+	struct kretprobe_instance *ri = NULL;
+	u32 *top = pool_top_locked(pool);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	arch_spin_lock(&pool->lock);
+	if (*top) {
+		ri = pool_slot(pool, *top);
+		*top = ri->free_next;
+	}
+	arch_spin_unlock(&pool->lock);
+	local_irq_restore(flags);
+	return ri;
+}
+
+/* __kretprobe_recycle()'s push, the same way. */
+static nokprobe_inline void pool_give_locked(struct kretprobe_pool *pool,
+					     struct kretprobe_instance *ri)
+{
+	u32 *top = pool_top_locked(pool);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	arch_spin_lock(&pool->lock);
+	ri->free_next = *top;
+	*top = pool_token(pool, ri);
+	arch_spin_unlock(&pool->lock);
+	local_irq_restore(flags);
+}
+
 static nokprobe_inline struct kretprobe_instance *
 kretprobe_pool_take(struct kretprobe_pool *pool)
 {
 	struct kretprobe_instance *ri;
-	s64 old = pool_guess(pool);
+	s64 old;
 	u32 next;
 
+	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64)) {
+		ri = pool_take_locked(pool);
+		if (ri)
+			atomic_inc(&pool->ref);
+		return ri;
+	}
+
+	old = pool_guess(pool);
 	do {
 		/* Token 0: the stack is empty. */
 		if (!(u32)old)
@@ -168,8 +233,15 @@ static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
 static nokprobe_inline void __kretprobe_recycle(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
-	s64 old = pool_guess(pool);
+	s64 old;
 
+	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64)) {
+		pool_give_locked(pool, ri);
+		kretprobe_pool_put(pool);
+		return;
+	}
+
+	old = pool_guess(pool);
 	do {
 		WRITE_ONCE(ri->free_next, (u32)old);
 	} while (!atomic64_try_cmpxchg(&pool->free, &old,
@@ -200,6 +272,7 @@ static struct kretprobe_pool *kretprobe_pool_create(struct kretprobe *rp)
 		return NULL;
 
 	atomic_set(&pool->ref, 1);
+	pool->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	RCU_INIT_POINTER(pool->rp, rp);
 	for (i = 0; i < rp->maxactive; i++) {
 		if (!(i % 4096))

@@ -139,29 +139,21 @@ static nokprobe_inline s64 pool_guess(struct kretprobe_pool *pool)
 	return READ_ONCE(pool->free.counter);
 }
 
-/*
- * The free stack's top token under @pool->lock (CONFIG_GENERIC_ATOMIC64);
- * the caller has interrupts off.
- */
-static nokprobe_inline u32 *pool_top_locked(struct kretprobe_pool *pool)
-{
-	/* the token half of the s64, either endianness */
-	return (u32 *)&pool->free.counter + IS_ENABLED(CONFIG_CPU_BIG_ENDIAN);
-}
-
 /* kretprobe_pool_take() where a 64-bit cmpxchg would be a lock anyway. */
 static nokprobe_inline struct kretprobe_instance *
 pool_take_locked(struct kretprobe_pool *pool)
 {
 	struct kretprobe_instance *ri = NULL;
-	u32 *top = pool_top_locked(pool);
 	unsigned long flags;
+	u32 top;
 
+	/* Under the lock @free is just the top token: no tag. */
 	local_irq_save(flags);
 	arch_spin_lock(&pool->lock);
-	if (*top) {
-		ri = pool_slot(pool, *top);
-		*top = ri->free_next;
+	top = pool->free.counter;
+	if (top) {
+		ri = pool_slot(pool, top);
+		pool->free.counter = ri->free_next;
 	}
 	arch_spin_unlock(&pool->lock);
 	local_irq_restore(flags);
@@ -172,13 +164,12 @@ pool_take_locked(struct kretprobe_pool *pool)
 static nokprobe_inline void pool_give_locked(struct kretprobe_pool *pool,
 					     struct kretprobe_instance *ri)
 {
-	u32 *top = pool_top_locked(pool);
 	unsigned long flags;
 
 	local_irq_save(flags);
 	arch_spin_lock(&pool->lock);
-	ri->free_next = *top;
-	*top = pool_token(pool, ri);
+	ri->free_next = pool->free.counter;
+	pool->free.counter = pool_token(pool, ri);
 	arch_spin_unlock(&pool->lock);
 	local_irq_restore(flags);
 }

@@ -252,8 +252,12 @@ static __always_inline void kprobe_move_state(struct kprobe_ctlblk *kcb,
 					      u8 from, u8 to)
 {
 	BUILD_BUG_ON(!(KPROBE_CPU_EDGES & KPROBE_EDGE(from, to)));
-	if (unlikely(kcb->state != from))
-		kprobe_bad_state(kcb->state, to);
+	/*
+	 * Read again for the report: the hot path then compares in memory
+	 * where it can (s390's cli), and keeps no copy for the cold one.
+	 */
+	if (unlikely(READ_ONCE(kcb->state) != from))
+		kprobe_bad_state(READ_ONCE(kcb->state), to);
 	kcb->state = to;
 }
 
@@ -321,6 +325,104 @@ static __always_inline void kprobe_claim_idle_here(struct kprobe *solo)
 	__this_cpu_write(current_kprobe, (solo ?: &kprobe_hit_marker));
 	barrier();
 	__this_cpu_write(kprobe_ctlblk.state, KPROBE_CPU_HANDLER);
+}
+
+/*
+ * This CPU's kprobe state as a hit path that calls handlers reaches it.
+ * Where a per-CPU access is one instruction (x86's segment prefix: the
+ * architecture defines ARCH_KPROBE_PERCPU_DIRECT to 1 before including
+ * this header), every access goes through the per-CPU base, as the
+ * *_here() helpers above do, and the struct's pointers stay NULL, compiled
+ * away.  Elsewhere each access would redo the per-CPU offset (s390: the
+ * lowcore, a GOT load and an add; powerpc: the paca and the TOC; ARMv7:
+ * TPIDRPRW), so kprobe_cpu_this() computes both addresses once and the
+ * path keeps them across the handler calls.  Context: preemption or
+ * interrupts disabled from kprobe_cpu_this() on.
+ */
+#ifndef ARCH_KPROBE_PERCPU_DIRECT
+#define ARCH_KPROBE_PERCPU_DIRECT	0
+#endif
+
+/**
+ * struct kprobe_cpu - this CPU's kprobe state, for a hit path
+ * @cur: this CPU's current_kprobe (NULL if ARCH_KPROBE_PERCPU_DIRECT)
+ * @kcb: this CPU's kprobe_ctlblk (NULL if ARCH_KPROBE_PERCPU_DIRECT)
+ */
+struct kprobe_cpu {
+	struct kprobe **cur;
+	struct kprobe_ctlblk *kcb;
+};
+
+static __always_inline struct kprobe_cpu kprobe_cpu_this(void)
+{
+	struct kprobe_cpu c = { };
+
+	if (!ARCH_KPROBE_PERCPU_DIRECT) {
+		c.cur = this_cpu_ptr(&current_kprobe);
+		c.kcb = this_cpu_ptr(&kprobe_ctlblk);
+	}
+	return c;
+}
+
+/* kprobe_running() through @c. */
+static __always_inline struct kprobe *kprobe_cpu_running(struct kprobe_cpu c)
+{
+	if (ARCH_KPROBE_PERCPU_DIRECT)
+		return __this_cpu_read(current_kprobe);
+	return READ_ONCE(*c.cur);
+}
+
+/* reset_current_kprobe() through @c. */
+static __always_inline void kprobe_cpu_reset(struct kprobe_cpu c)
+{
+	if (ARCH_KPROBE_PERCPU_DIRECT)
+		__this_cpu_write(current_kprobe, NULL);
+	else
+		WRITE_ONCE(*c.cur, NULL);
+}
+
+/* kprobe_claim_idle_here() through @c. */
+static __always_inline void kprobe_cpu_claim_idle(struct kprobe_cpu c,
+						  struct kprobe *solo)
+{
+	if (ARCH_KPROBE_PERCPU_DIRECT) {
+		kprobe_claim_idle_here(solo);
+		return;
+	}
+	BUILD_BUG_ON(!(KPROBE_CPU_EDGES &
+		       KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER)));
+	WRITE_ONCE(*c.cur, solo ?: &kprobe_hit_marker);
+	barrier();
+	c.kcb->state = KPROBE_CPU_HANDLER;
+}
+
+/* kprobe_expect_state_here() through @c. */
+static __always_inline void kprobe_cpu_expect_state(struct kprobe_cpu c,
+						    u8 state)
+{
+	if (ARCH_KPROBE_PERCPU_DIRECT)
+		kprobe_expect_state_here(state);
+	else if (unlikely(READ_ONCE(c.kcb->state) != state))
+		/* Read again, as kprobe_move_state() does. */
+		kprobe_bad_state(READ_ONCE(c.kcb->state), state);
+}
+
+/* kprobe_set_state_here() through @c. */
+static __always_inline void kprobe_cpu_set_state(struct kprobe_cpu c,
+						 u8 from, u8 to)
+{
+	if (ARCH_KPROBE_PERCPU_DIRECT)
+		kprobe_set_state_here(from, to);
+	else
+		kprobe_store_state(c.kcb, from, to);
+}
+
+/* kprobe_move_state_here() through @c. */
+static __always_inline void kprobe_cpu_move_state(struct kprobe_cpu c,
+						  u8 from, u8 to)
+{
+	kprobe_cpu_expect_state(c, from);
+	kprobe_cpu_set_state(c, from, to);
 }
 
 /*

@@ -23,52 +23,55 @@
  * instruction pointer is given back as the ftrace caller passed it, which
  * another ftrace_ops (a live patch) may have chosen: kprobes needs no
  * FTRACE_OPS_FL_IPMODIFY.
+ *
+ * The including file must be built without the ftrace hook
+ * (CFLAGS_REMOVE_<file>.o = $(CC_FLAGS_FTRACE)): the hit takes no ftrace
+ * recursion lock (see __kprobe_ftrace_dispatch()).
  */
 #ifndef _ASM_GENERIC_KPROBES_FTRACE_H
 #define _ASM_GENERIC_KPROBES_FTRACE_H
 
 #include <linux/ftrace.h>
 #include <linux/kprobes_arch.h>
+#include <linux/preempt.h>
 #include <linux/ptrace.h>
-#include <linux/trace_recursion.h>
 
 /*
- * Run @p's handlers on an idle CPU; see the top of this file.  The caller
- * has set the instruction pointer to where a breakpoint on the call would
- * report the hit.  Only @p and @regs live across the handler calls (the
- * state moves through the per-CPU segment, the post handler is read after
- * the pre handlers): nothing else has to be kept in callee-saved
- * registers.
+ * Run @p's handlers on an idle CPU, @c; see the top of this file.  The
+ * caller has set the instruction pointer to where a breakpoint on the call
+ * would report the hit.  Only @p, @regs and @c live across the handler
+ * calls (the post handler is read after the pre handlers).
  *
  * Return: true if a pre handler chose the instruction pointer (resume
  * there); false if the hit is over and the caller resumes as it would
  * have without the probe: the instruction pointer is then just past the
  * call if a post handler ran, else still the breakpoint's.
  */
-static __always_inline bool kprobe_ftrace_hit(struct kprobe_hit_site *p,
+static __always_inline bool kprobe_ftrace_hit(struct kprobe_cpu c,
+					      struct kprobe_hit_site *p,
 					      struct pt_regs *regs)
 {
 	struct kprobe *solo = kprobe_hit_solo(p);
 
-	kprobe_claim_idle_here(solo);
+	kprobe_cpu_claim_idle(c, solo);
 	if (kprobe_hit_pre(p, solo, regs)) {
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
+		kprobe_cpu_move_state(c, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+		kprobe_cpu_reset(c);
 		return true;
 	}
 	/* Checked once: the changes below follow from it. */
-	kprobe_expect_state_here(KPROBE_CPU_HANDLER);
+	kprobe_cpu_expect_state(c, KPROBE_CPU_HANDLER);
 	if (READ_ONCE(p->post)) {
 		/* As if the call had run. */
 		instruction_pointer_set(regs,
 					(unsigned long)p->addr + MCOUNT_INSN_SIZE);
-		kprobe_set_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
+		kprobe_cpu_set_state(c, KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
 		kprobe_hit_post(p, regs);
-		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
+		kprobe_cpu_move_state(c, KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
-		kprobe_set_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+		kprobe_cpu_set_state(c, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
 	}
-	reset_current_kprobe();
+	kprobe_cpu_reset(c);
 	return false;
 }
 
@@ -77,7 +80,8 @@ static __always_inline bool kprobe_ftrace_hit(struct kprobe_hit_site *p,
  * for the handlers and, unless a pre handler chose where to resume, given
  * back as the ftrace caller passed it.
  */
-static __always_inline void kprobe_ftrace_run(struct kprobe_hit_site *p,
+static __always_inline void kprobe_ftrace_run(struct kprobe_cpu c,
+					      struct kprobe_hit_site *p,
 					      struct pt_regs *regs,
 					      unsigned long trap_ip)
 {
@@ -85,7 +89,7 @@ static __always_inline void kprobe_ftrace_run(struct kprobe_hit_site *p,
 
 	instruction_pointer_set(regs, trap_ip);
 	/* Not redirected: where the ftrace caller would go. */
-	if (!kprobe_ftrace_hit(p, regs))
+	if (!kprobe_ftrace_hit(c, p, regs))
 		instruction_pointer_set(regs, resume);
 }
 
@@ -93,12 +97,20 @@ static __always_inline void kprobe_ftrace_run(struct kprobe_hit_site *p,
  * The body of both dispatchers below.  @partial: @fregs hold no pt_regs
  * (DYNAMIC_FTRACE_WITH_ARGS); one is built on the stack once the site is
  * found and what the handlers may change written back afterwards.  Runs
- * with preemption disabled and possibly with interrupts on: a breakpoint
- * probe hit from an interrupt meanwhile is a re-entry.  A hit while this
- * CPU runs a probe already only counts as missed, and builds nothing.
+ * possibly with interrupts on: a breakpoint probe hit from an interrupt
+ * meanwhile is a re-entry.  A hit while this CPU runs a probe already
+ * only counts as missed, and builds nothing.
+ *
+ * No ftrace recursion lock: the callback's file is built without the
+ * ftrace hook and everything up to kprobe_running() is inline, so the
+ * only way back in is a handler calling a probed function, which that
+ * test catches, as at a breakpoint (a callback of another ftrace_ops that
+ * calls it is protected by ftrace's list caller).  The lock would cost a
+ * third of the hit: its bit is chosen from preempt_count() on every call.
+ * Disabling preemption is what is left of it: the per-CPU state stays
+ * ours, and the hit is an RCU reader of the site table.
  */
 static __always_inline void __kprobe_ftrace_dispatch(unsigned long ip,
-						     unsigned long parent_ip,
 						     struct ftrace_regs *fregs,
 						     unsigned long trap_ip_offset,
 						     bool partial)
@@ -110,55 +122,49 @@ static __always_inline void __kprobe_ftrace_dispatch(unsigned long ip,
 	struct pt_regs built __uninitialized;
 	struct pt_regs *regs = partial ? &built : ftrace_get_regs(fregs);
 	struct kprobe_hit_site *p;
-	int bit;
+	struct kprobe_cpu c;
 
 	/* The core's ops ask for SAVE_REGS; without them there is no probe. */
 	if (unlikely(!regs))
 		return;
 
-	/* Also disables preemption: the per-CPU state stays ours. */
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-
+	preempt_disable_notrace();
 	/* Every site in the table is live: GONE ones left it first. */
 	p = kprobe_hit_find(ip);
 	if (p) {
-		if (kprobe_running()) {
+		c = kprobe_cpu_this();
+		if (unlikely(kprobe_cpu_running(c))) {
 			kprobe_hit_missed(p);
 		} else {
 			if (partial)
 				arch_kprobe_ftrace_regs_get(fregs, regs);
-			kprobe_ftrace_run(p, regs, ip + trap_ip_offset);
+			kprobe_ftrace_run(c, p, regs, ip + trap_ip_offset);
 			if (partial)
 				arch_kprobe_ftrace_regs_put(regs, fregs);
 		}
 	}
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 
 /**
  * kprobe_ftrace_dispatch() - the body of kprobe_ftrace_handler()
  * @ip: address of the ftrace call, the probe address
- * @parent_ip: the probed function's return address
  * @fregs: registers saved by the ftrace caller, a full pt_regs
  *	(DYNAMIC_FTRACE_WITH_REGS)
  * @trap_ip_offset: where, from @ip, a breakpoint on the call would report
  *	the hit (x86: past the int3, 1; powerpc: at the trap, 0)
  */
 static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
-						   unsigned long parent_ip,
 						   struct ftrace_regs *fregs,
 						   unsigned long trap_ip_offset)
 {
-	__kprobe_ftrace_dispatch(ip, parent_ip, fregs, trap_ip_offset, false);
+	__kprobe_ftrace_dispatch(ip, fregs, trap_ip_offset, false);
 }
 
 /**
  * kprobe_ftrace_dispatch_args() - kprobe_ftrace_handler() of a port on
  *	DYNAMIC_FTRACE_WITH_ARGS (CONFIG_HAVE_KPROBES_ON_FTRACE_ARGS)
  * @ip: address of the ftrace call, the probe address
- * @parent_ip: the probed function's return address
  * @fregs: registers saved by the ftrace caller, a struct ftrace_regs only
  * @trap_ip_offset: as for kprobe_ftrace_dispatch() (arm64: at the BRK, 0)
  *
@@ -168,11 +174,10 @@ static __always_inline void kprobe_ftrace_dispatch(unsigned long ip,
  * resumes where they chose.
  */
 static __always_inline void kprobe_ftrace_dispatch_args(unsigned long ip,
-							unsigned long parent_ip,
 							struct ftrace_regs *fregs,
 							unsigned long trap_ip_offset)
 {
-	__kprobe_ftrace_dispatch(ip, parent_ip, fregs, trap_ip_offset, true);
+	__kprobe_ftrace_dispatch(ip, fregs, trap_ip_offset, true);
 }
 
 #endif /* _ASM_GENERIC_KPROBES_FTRACE_H */

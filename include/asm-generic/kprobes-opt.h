@@ -53,25 +53,26 @@ static __always_inline void kprobe_opt_hit(struct kprobe_opt_insn *oi,
 					   struct pt_regs *regs)
 {
 	struct kprobe_hit_site *p;
+	struct kprobe *solo;
+	struct kprobe_cpu c;
 
 	preempt_disable();
 	/* NULL: the site died (the core clears @oi->probe first). */
 	p = READ_ONCE(oi->probe);
-	if (p && kprobe_running()) {
+	if (!p)
+		goto out;
+	c = kprobe_cpu_this();
+	if (unlikely(kprobe_cpu_running(c))) {
 		kprobe_hit_missed(p);
-	} else if (p) {
-		/*
-		 * No probe running: this CPU is idle.  The state is reached
-		 * through the per-CPU segment, so that nothing but @regs
-		 * lives across the handler call.
-		 */
-		struct kprobe *solo = kprobe_hit_solo(p);
-
-		kprobe_claim_idle_here(solo);
-		kprobe_hit_pre(p, solo, regs);
-		kprobe_move_state_here(KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
+		goto out;
 	}
+	/* No probe running: this CPU is idle. */
+	solo = kprobe_hit_solo(p);
+	kprobe_cpu_claim_idle(c, solo);
+	kprobe_hit_pre(p, solo, regs);
+	kprobe_cpu_move_state(c, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);
+	kprobe_cpu_reset(c);
+out:
 	preempt_enable();
 }
 

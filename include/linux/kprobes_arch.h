@@ -65,7 +65,10 @@
  *   stepped, saved interrupt state, the saved states of re-entered hits),
  *   the state moves, each checked against the one drawing of the machine
  *   at the top of that header, the claim of an idle CPU, and push/pop for
- *   re-entered hits.
+ *   re-entered hits; struct kprobe_cpu, the same moves for a hit path
+ *   that keeps this CPU's addresses across handler calls, unless the
+ *   port defines ARCH_KPROBE_PERCPU_DIRECT to 1 before including it
+ *   (x86: a per-CPU access is one segment-relative instruction).
  *   Implements: arch_kprobe_busy_begin()/end().
  *   Still the port's: DEFINE_PER_CPU(struct kprobe_ctlblk,
  *   kprobe_ctlblk); which move the trap code makes when; filling
@@ -99,8 +102,9 @@
  *   kprobe_ftrace_hit() also serves a trampoline of the port's own
  *   (arch_kprobe_ftrace_trampoline(), x86-64).
  *   Still the port's: arch_prepare_kprobe_ftrace(); an ftrace caller that
- *   resumes at the instruction pointer it saved; on WITH_ARGS,
- *   arch_kprobe_ftrace_regs_get()/put() (section A) and
+ *   resumes at the instruction pointer it saved; building the including
+ *   file without the ftrace hook (the hit takes no recursion lock); on
+ *   WITH_ARGS, arch_kprobe_ftrace_regs_get()/put() (section A) and
  *   HAVE_KPROBES_ON_FTRACE_ARGS beside HAVE_KPROBES_ON_FTRACE.
  *
  * <asm-generic/kprobes-opt.h> (CONFIG_OPTPROBES), included by the

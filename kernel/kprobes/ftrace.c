@@ -37,8 +37,10 @@
 /*
  * No FTRACE_OPS_FL_RECURSION either: that flag asks ftrace to protect the
  * callback from recursion, by calling it through ftrace_ops_assist_func()
- * whenever the ops alone traces the function; kprobe_ftrace_handler()
- * takes ftrace's recursion lock itself.  The trampoline, if the
+ * whenever the ops alone traces the function.  kprobe_ftrace_handler()
+ * needs none: it is not traced itself, and a handler that calls a probed
+ * function is a hit on a busy CPU, counted as missed
+ * (<asm-generic/kprobes-ftrace.h>).  The trampoline, if the
  * architecture has one, is set before the first registration and never
  * changes.
  */

@@ -127,7 +127,7 @@ NOKPROBE_SYMBOL(arch_kprobe_ftrace_regs_put);
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	kprobe_ftrace_dispatch_args(ip, parent_ip, fregs, 0);
+	kprobe_ftrace_dispatch_args(ip, fregs, 0);
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

@@ -72,7 +72,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		return;
 	regs->gr[30] -= KPROBE_PARISC_FTRACE_SP_BIAS;
 	regs->gr[0] = arch_local_save_flags();
-	kprobe_ftrace_dispatch(ip, parent_ip, fregs, 0);
+	kprobe_ftrace_dispatch(ip, fregs, 0);
 	regs->gr[30] += KPROBE_PARISC_FTRACE_SP_BIAS;
 }
 

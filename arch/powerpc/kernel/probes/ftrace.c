@@ -47,7 +47,7 @@ int arch_prepare_kprobe_ftrace(struct kprobe_hit_site *p)
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	kprobe_ftrace_dispatch(ip, parent_ip, fregs, 0);
+	kprobe_ftrace_dispatch(ip, fregs, 0);
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

@@ -49,7 +49,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	kmsan_unpoison_memory(fregs, ftrace_regs_size());
-	kprobe_ftrace_dispatch(ip, parent_ip, fregs, 0);
+	kprobe_ftrace_dispatch(ip, fregs, 0);
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

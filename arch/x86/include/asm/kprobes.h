@@ -173,7 +173,11 @@ struct arch_specific_insn {
  * registers as the trailing int3 would show them (ip = the next
  * instruction) and calls kprobe_post_trampoline_handler(): IF back as it
  * was, POST, IDLE.
+ *
+ * A per-CPU access is one %gs (%fs on i386) relative instruction: hit paths
+ * need not keep this CPU's addresses (struct kprobe_cpu).
  */
+#define ARCH_KPROBE_PERCPU_DIRECT	1
 #include <asm-generic/kprobes-cpu.h>
 
 int kprobe_int3_handler(struct pt_regs *regs);

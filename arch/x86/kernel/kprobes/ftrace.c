@@ -80,7 +80,7 @@ __visible unsigned long kprobe_ftrace_tramp_handler(struct pt_regs *regs)
 	} else {
 		if (unlikely(kprobe_running()))
 			kprobe_hit_missed(p);
-		else if (kprobe_ftrace_hit(p, regs))
+		else if (kprobe_ftrace_hit(kprobe_cpu_this(), p, regs))
 			goto redirected;
 		/* From @p: nothing else has to live across the calls. */
 		resume = (unsigned long)p->addr + MCOUNT_INSN_SIZE;
@@ -108,7 +108,7 @@ NOKPROBE_SYMBOL(kprobe_ftrace_tramp_handler);
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	kprobe_ftrace_dispatch(ip, parent_ip, fregs, INT3_INSN_SIZE);
+	kprobe_ftrace_dispatch(ip, fregs, INT3_INSN_SIZE);
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

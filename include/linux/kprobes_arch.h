@@ -582,8 +582,11 @@ struct kprobe_hit_site {
 
 /**
  * struct kprobe_hit_table - the address table: sites by address
+ * @mult: KPROBE_HIT_MULT, kept here so that a hit on a 64-bit kernel
+ *	loads it with @shift: a 64-bit constant takes five instructions on
+ *	powerpc, four on arm64 (a 32-bit one is an immediate or two)
  * @shift: BITS_PER_LONG - @order (the hash is the top @order bits of
- *	addr * phi in a word: kprobe_hit_hash())
+ *	addr * @mult in a word: kprobe_hit_hash())
  * @order: log2 of the number of buckets
  * @mask: number of buckets - 1
  * @bucket: the buckets, an allocation of their own: NULL (empty, ends a
@@ -600,6 +603,7 @@ struct kprobe_hit_site {
  * page-sized, twice what it holds.
  */
 struct kprobe_hit_table {
+	unsigned long mult;
 	unsigned int shift;
 	unsigned int order;
 	unsigned long mask;
@@ -626,16 +630,20 @@ void kprobe_hit_post_all(struct kprobe_hit_site *p, struct pt_regs *regs);
 void kprobe_hit_missed(struct kprobe_hit_site *p);
 
 /*
- * The first bucket of @addr in a table of 2^(BITS_PER_LONG - @shift):
- * hash_64() on 64-bit kernels, hash_32() on 32-bit ones, where a 64-bit
- * product would take three multiplies and a carry on every hit.
+ * The multiplier of the address hash: hash_64()'s on 64-bit kernels,
+ * hash_32()'s on 32-bit ones, where a 64-bit product would take three
+ * multiplies and a carry on every hit.
  */
-static __always_inline unsigned long kprobe_hit_hash(unsigned long addr,
-						     unsigned int shift)
+#define KPROBE_HIT_MULT	(BITS_PER_LONG == 64 ?				\
+			 (unsigned long)GOLDEN_RATIO_64 : GOLDEN_RATIO_32)
+
+/* The first bucket of @addr in table @t. */
+static __always_inline unsigned long
+kprobe_hit_hash(const struct kprobe_hit_table *t, unsigned long addr)
 {
-	if (BITS_PER_LONG == 64)
-		return (u64)addr * GOLDEN_RATIO_64 >> shift;
-	return (u32)addr * GOLDEN_RATIO_32 >> shift;
+	unsigned long mult = BITS_PER_LONG == 64 ? t->mult : KPROBE_HIT_MULT;
+
+	return addr * mult >> t->shift;
 }
 
 /*
@@ -648,7 +656,7 @@ kprobe_hit_table_search(struct kprobe_hit_table *t, unsigned long addr)
 	struct kprobe_hit_site *p;
 	unsigned long i;
 
-	i = kprobe_hit_hash(addr, t->shift);
+	i = kprobe_hit_hash(t, addr);
 	for (;;) {
 		/* Pairs with rcu_assign_pointer() of the bucket. */
 		p = rcu_dereference_raw(t->bucket[i]);

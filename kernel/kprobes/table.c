@@ -36,6 +36,7 @@ struct kprobe_hit_site kprobe_tombstone;
  */
 static struct kprobe_hit_site __rcu *kprobe_boot_buckets[2];
 static struct kprobe_hit_table kprobe_boot_table = {
+	.mult	= KPROBE_HIT_MULT,
 	.order	= 1,
 	.shift	= BITS_PER_LONG - 1,
 	.mask	= 1,
@@ -79,7 +80,7 @@ NOKPROBE_SYMBOL(kprobe_site_find);
 static void kprobe_table_place(struct kprobe_hit_table *t,
 			       struct kprobe_hit_site *kp)
 {
-	unsigned long i = kprobe_hit_hash((unsigned long)kp->addr, t->shift);
+	unsigned long i = kprobe_hit_hash(t, (unsigned long)kp->addr);
 	struct kprobe_hit_site *cur;
 
 	for (;;) {
@@ -128,6 +129,7 @@ static int kprobe_table_rebuild(unsigned int live)
 		kfree(t);
 		return -ENOMEM;
 	}
+	t->mult = KPROBE_HIT_MULT;
 	t->order = order;
 	t->shift = BITS_PER_LONG - order;
 	t->mask = (1UL << order) - 1;
@@ -179,7 +181,7 @@ unsigned long kprobe_table_pos(struct kprobe_site *site)
 	unsigned long i;
 
 	lockdep_assert_held(&kprobe_mutex);
-	for (i = kprobe_hit_hash((unsigned long)site->hit.addr, t->shift);
+	for (i = kprobe_hit_hash(t, (unsigned long)site->hit.addr);
 	     rcu_access_pointer(t->bucket[i]) != &site->hit;
 	     i = (i + 1) & t->mask) {
 		if (WARN_ON_ONCE(!rcu_access_pointer(t->bucket[i])))

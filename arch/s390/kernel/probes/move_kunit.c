@@ -13,11 +13,13 @@
  *                      code) is stepped.
  */
 
+/* First: it defines pr_fmt. */
+#include "s390-kprobes.h"
+
 #include <linux/kprobes_arch.h>
 #include <linux/module.h>
 
 #include "kprobes_kunit.h"
-#include "s390-kprobes.h"
 #include "move_kunit.h"
 
 #define KPSM(name, text, computed, ...) \

@@ -65,11 +65,11 @@
  * time; kprobe_move_state() and kprobe_move_state_here() check the edge
  * at build time and "still in @from" at run time; kprobe_store_state()
  * and kprobe_set_state_here(), for a caller that has just checked the
- * state, and kprobe_claim_idle[_here]() (move (1), which follows from
- * current_kprobe being NULL) check the edge at build time only.  A move
- * that fails a run-time check (a bug in the trap code; any move out of
- * REENTERED or BUSY but pop and busy end, for one) is reported by
- * kprobe_bad_state() and made anyway.
+ * state, and kprobe_claim_idle_here() and kprobe_cpu_claim_idle() (move
+ * (1), which follows from current_kprobe being NULL) check the edge at
+ * build time only.  A move that fails a run-time check (a bug in the trap
+ * code; any move out of REENTERED or BUSY but pop and busy end, for one)
+ * is reported by kprobe_bad_state() and made anyway.
  *
  * current_kprobe is set before the state leaves IDLE and cleared only
  * after it is back in IDLE, on every path (the core's busy sections
@@ -224,8 +224,8 @@ void kprobe_bad_state(u8 from, u8 to);
  * @kcb: this CPU's control block
  * @state: the new enum kprobe_cpu_state
  *
- * With kprobe_move_state(), kprobe_store_state(), kprobe_claim_idle() and
- * the *_here() variants below, the only way to change
+ * With kprobe_move_state(), kprobe_store_state(), the *_here() variants
+ * and the kprobe_cpu_*() helpers below, the only way to change
  * kprobe_ctlblk::state outside push/pop and busy sections.  Reports a
  * change that is not one of the moves drawn at the top of this file (a
  * bug in the trap code) with kprobe_bad_state() and makes it anyway, so
@@ -423,21 +423,6 @@ static __always_inline void kprobe_cpu_move_state(struct kprobe_cpu c,
 {
 	kprobe_cpu_expect_state(c, from);
 	kprobe_cpu_set_state(c, from, to);
-}
-
-/*
- * kprobe_claim_idle_here() for a hit path that holds this CPU's control
- * block: the state is stored through it, not through the per-CPU base
- * again (on riscv a per-CPU address is five instructions).
- */
-static __always_inline void kprobe_claim_idle(struct kprobe_ctlblk *kcb,
-					      struct kprobe *solo)
-{
-	BUILD_BUG_ON(!(KPROBE_CPU_EDGES &
-		       KPROBE_EDGE(KPROBE_CPU_IDLE, KPROBE_CPU_HANDLER)));
-	__this_cpu_write(current_kprobe, (solo ?: &kprobe_hit_marker));
-	barrier();
-	kcb->state = KPROBE_CPU_HANDLER;
 }
 
 /*

@@ -81,11 +81,13 @@
  *
  * <asm-generic/kprobes-step.h>, included by the back-end's trap path: the
  *   bookkeeping of a breakpoint hit whose instruction is computed in C or
- *   stepped from a slot until a second exception (riscv, powerpc, arm64):
+ *   stepped from a slot until a second exception (every port but x86):
  *   kprobe_step_hit_pre() (claim the CPU, run the pre handlers, give up
  *   on a changed pc), kprobe_step_done() (post handlers, then idle, or
  *   the pop of a re-entered step) and kprobe_step_abandon() (the copy
- *   faulted).
+ *   faulted).  The first two take the struct kprobe_cpu that the trap
+ *   handler computed once with kprobe_cpu_this(), and keep it across the
+ *   handler calls.
  *   Implements: no hook; it is most of the trap handlers' state logic.
  *   Still the port's: the handlers around those calls; computing the
  *   instruction; starting and ending a step (the slot address, the
@@ -721,20 +723,28 @@ static __always_inline int kprobe_hit_pre(struct kprobe_hit_site *p,
  * kprobe_hit_post() - run the post handlers of a hit site
  * @p: the site, whose @post the caller found true
  * @regs: the registers after the probed instruction
+ * @cur: this CPU's current_kprobe as the caller holds it (struct
+ *	kprobe_cpu's @cur), or NULL to reach it through the per-CPU base
  *
  * Context: hit, as kprobe_hit_pre().
  */
 static __always_inline void kprobe_hit_post(struct kprobe_hit_site *p,
-					    struct pt_regs *regs)
+					    struct pt_regs *regs,
+					    struct kprobe **cur)
 {
 	struct kprobe *m = READ_ONCE(p->solo);
 
 	if (!m) {
 		kprobe_hit_post_all(p, regs);
-	} else if (m->post_handler) {
-		__this_cpu_write(current_kprobe, m);
-		m->post_handler(m, regs, 0);
+		return;
 	}
+	if (!m->post_handler)
+		return;
+	if (cur)
+		WRITE_ONCE(*cur, m);
+	else
+		__this_cpu_write(current_kprobe, m);
+	m->post_handler(m, regs, 0);
 }
 
 /*

@@ -214,12 +214,12 @@ NOKPROBE_SYMBOL(kprobe_arc_after_pop);
 
 /* A hit on an idle CPU: the handlers run, then the step starts. */
 static void kprobe_arc_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
-			   struct kprobe_ctlblk *kcb)
+			   struct kprobe_cpu c)
 {
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved the pc: nothing else runs */
-	kprobe_arc_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_arc_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 NOKPROBE_SYMBOL(kprobe_arc_hit);
@@ -247,16 +247,16 @@ NOKPROBE_SYMBOL(kprobe_arc_reenter);
  */
 static bool kprobe_arc_break(unsigned long addr, struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
 	struct kprobe_hit_site *p;
 
 	p = kprobe_hit_find(addr);
 	if (!p)
 		return false;
-	if (kprobe_running())
-		kprobe_arc_reenter(p, regs, kcb);
+	if (kprobe_cpu_running(c))
+		kprobe_arc_reenter(p, regs, c.kcb);
 	else
-		kprobe_arc_hit(p, regs, kcb);
+		kprobe_arc_hit(p, regs, c);
 	return true;
 }
 
@@ -292,20 +292,22 @@ NOKPROBE_SYMBOL(kprobe_arc_lift);
  */
 static bool kprobe_arc_trap(unsigned long addr, struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
+	struct kprobe_ctlblk *kcb = c.kcb;
 	struct kprobe_arc_level *lv;
 	struct kprobe_hit_site *p;
 	unsigned int i;
 
-	if (kprobe_running() && (kcb->state == KPROBE_CPU_STEPPING ||
-				 kcb->state == KPROBE_CPU_REENTERED)) {
+	if (kprobe_cpu_running(c) &&
+	    (kcb->state == KPROBE_CPU_STEPPING ||
+	     kcb->state == KPROBE_CPU_REENTERED)) {
 		p = kcb->site;
 		lv = kprobe_arc_level(kcb->depth);
 		for (i = 0; i < lv->nr; i++) {
 			if (lv->addr[i] != addr || lv->lifted[i])
 				continue;
 			kprobe_arc_end_step(p, regs, kcb, addr);
-			kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+			kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 			kprobe_arc_after_pop(kcb);
 			return true;
 		}

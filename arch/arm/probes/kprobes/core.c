@@ -176,17 +176,17 @@ static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
 				       struct pt_regs *regs,
-				       struct kprobe_ctlblk *kcb)
+				       struct kprobe_cpu c)
 {
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved the pc: nothing else runs */
 
 	if (kprobe_simulate(p, regs)) {
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 /*
@@ -223,14 +223,14 @@ NOKPROBE_SYMBOL(kprobe_reenter);
 int kprobe_arm_udf_hit(struct pt_regs *regs, unsigned int instr)
 {
 	unsigned long addr = instruction_pointer(regs);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
 	struct kprobe_hit_site *p = kprobe_hit_find(addr);
 
 	if (p) {
-		if (kprobe_running())
-			kprobe_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_reenter(p, regs, c.kcb);
 		else
-			kprobe_hit(p, regs, kcb);
+			kprobe_hit(p, regs, c);
 		return 0;
 	}
 
@@ -250,9 +250,9 @@ NOKPROBE_SYMBOL(kprobe_arm_udf_hit);
  */
 static noinline void kprobe_step_end(struct kprobe_hit_site *p,
 				     struct pt_regs *regs,
-				     struct kprobe_ctlblk *kcb)
+				     struct kprobe_cpu c)
 {
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 }
 
 NOKPROBE_SYMBOL(kprobe_step_end);
@@ -267,12 +267,12 @@ NOKPROBE_SYMBOL(kprobe_step_end);
  */
 int kprobe_arm_udf_step_end(struct pt_regs *regs, unsigned int instr)
 {
-	struct kprobe_ctlblk *kcb;
+	struct kprobe_cpu c = kprobe_cpu_this();
+	struct kprobe_ctlblk *kcb = c.kcb;
 	struct kprobe_hit_site *p;
 
-	if (!kprobe_running())
+	if (!kprobe_cpu_running(c))
 		return 1;
-	kcb = get_kprobe_ctlblk();
 	if (kcb->state != KPROBE_CPU_STEPPING &&
 	    kcb->state != KPROBE_CPU_REENTERED)
 		return 1;
@@ -287,10 +287,10 @@ int kprobe_arm_udf_step_end(struct pt_regs *regs, unsigned int instr)
 	kprobe_end_step(regs, kcb);
 	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
 		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
+		kprobe_cpu_reset(c);
 		return 0;
 	}
-	kprobe_step_end(p, regs, kcb);
+	kprobe_step_end(p, regs, c);
 	return 0;
 }
 

@@ -92,23 +92,23 @@ static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
 
 /*
  * A hit on an idle CPU: the handlers run.  Inline in the breakpoint
- * handler, which has just computed this CPU's control block.
+ * handler, which has just computed this CPU's state, @c.
  */
 static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
 				       struct pt_regs *regs,
-				       struct kprobe_ctlblk *kcb)
+				       struct kprobe_cpu c)
 {
-	if (kprobe_step_hit_pre(p, regs, kcb)) {
+	if (kprobe_step_hit_pre(p, regs, c)) {
 		regs->pstate &= ~PSR_BTYPE_MASK;
 		return;		/* a handler moved the pc: nothing else runs */
 	}
 
 	if (kprobe_simulate(p, regs)) {
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 /*
@@ -145,14 +145,14 @@ NOKPROBE_SYMBOL(kprobe_reenter);
 notrace int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
 	unsigned long addr = instruction_pointer(regs);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
 	struct kprobe_hit_site *p = kprobe_hit_find(addr);
 
 	if (p && !kprobe_ftrace(p)) {
-		if (kprobe_running())
-			kprobe_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_reenter(p, regs, c.kcb);
 		else
-			kprobe_hit(p, regs, kcb);
+			kprobe_hit(p, regs, c);
 		return DBG_HOOK_HANDLED;
 	}
 
@@ -174,9 +174,9 @@ NOKPROBE_SYMBOL(kprobe_brk_handler);
  */
 static noinline notrace void kprobe_step_end(struct kprobe_hit_site *p,
 					     struct pt_regs *regs,
-					     struct kprobe_ctlblk *kcb)
+					     struct kprobe_cpu c)
 {
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 }
 
 NOKPROBE_SYMBOL(kprobe_step_end);
@@ -192,12 +192,12 @@ NOKPROBE_SYMBOL(kprobe_step_end);
  */
 notrace int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
-	struct kprobe_ctlblk *kcb;
+	struct kprobe_cpu c = kprobe_cpu_this();
+	struct kprobe_ctlblk *kcb = c.kcb;
 	struct kprobe_hit_site *p;
 
-	if (!kprobe_running())
+	if (!kprobe_cpu_running(c))
 		return DBG_HOOK_ERROR;
-	kcb = get_kprobe_ctlblk();
 	p = kprobe_slot_stepped(kcb, instruction_pointer(regs),
 				AARCH64_INSN_SIZE);
 	if (!p)
@@ -207,10 +207,10 @@ notrace int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 	kprobe_end_step(regs, kcb);
 	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
 		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
+		kprobe_cpu_reset(c);
 		return DBG_HOOK_HANDLED;
 	}
-	kprobe_step_end(p, regs, kcb);
+	kprobe_step_end(p, regs, c);
 	return DBG_HOOK_HANDLED;
 }
 

@@ -84,18 +84,18 @@ NOKPROBE_SYMBOL(kprobe_la_end_step);
 
 /* A hit on an idle CPU: the handlers run. */
 static void kprobe_la_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
-			  struct kprobe_ctlblk *kcb)
+			  struct kprobe_cpu c)
 {
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved ERA: nothing else runs */
 
 	if (p->ainsn.simulate) {
 		kprobe_la_simulate(p, regs);
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_la_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_la_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 NOKPROBE_SYMBOL(kprobe_la_hit);
@@ -127,15 +127,15 @@ NOKPROBE_SYMBOL(kprobe_la_reenter);
 static bool kprobe_la_break(struct pt_regs *regs)
 {
 	unsigned long addr = regs->csr_era;
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
 	struct kprobe_hit_site *p;
 
 	p = kprobe_hit_find(addr);
 	if (p && !kprobe_ftrace(p)) {
-		if (kprobe_running())
-			kprobe_la_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_la_reenter(p, regs, c.kcb);
 		else
-			kprobe_la_hit(p, regs, kcb);
+			kprobe_la_hit(p, regs, c);
 		return true;
 	}
 
@@ -177,10 +177,11 @@ NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
 /* The second break, interrupts disabled by the caller. */
 static bool kprobe_la_step_end(struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
+	struct kprobe_ctlblk *kcb = c.kcb;
 	struct kprobe_hit_site *p;
 
-	if (!kprobe_running())
+	if (!kprobe_cpu_running(c))
 		return false;
 	p = kprobe_slot_stepped(kcb, regs->csr_era, LOONGARCH_INSN_SIZE);
 	if (!p)
@@ -188,7 +189,7 @@ static bool kprobe_la_step_end(struct pt_regs *regs)
 
 	kprobe_la_end_step(regs, kcb,
 			   (unsigned long)p->addr + LOONGARCH_INSN_SIZE);
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
 

@@ -132,17 +132,17 @@ static nokprobe_inline void kprobe_mips_computed(struct kprobe_hit_site *p,
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_mips_hit(struct kprobe_hit_site *p,
 					    struct pt_regs *regs,
-					    struct kprobe_ctlblk *kcb)
+					    struct kprobe_cpu c)
 {
 	unsigned long resume;
 
 	/* regs->cp0_epc is p->addr: a break does not advance it. */
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved the pc: nothing else runs */
 
 	if (p->ainsn.kind == KPROBE_MIPS_COMPUTE) {
 		kprobe_mips_computed(p, regs);
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
 	if (p->ainsn.kind == KPROBE_MIPS_STEP) {
@@ -150,11 +150,11 @@ static nokprobe_inline void kprobe_mips_hit(struct kprobe_hit_site *p,
 	} else if (kprobe_mips_branch(p, regs)) {
 		resume = regs->cp0_epc;
 	} else {
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb, resume);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb, resume);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 /*
@@ -197,7 +197,7 @@ NOKPROBE_SYMBOL(kprobe_mips_reenter);
 static notrace bool kprobe_mips_break(struct pt_regs *regs)
 {
 	unsigned long addr = regs->cp0_epc;
-	struct kprobe_ctlblk *kcb;
+	struct kprobe_cpu c;
 	struct kprobe_hit_site *p;
 
 	/*
@@ -207,13 +207,13 @@ static notrace bool kprobe_mips_break(struct pt_regs *regs)
 	if (user_mode(regs) || (regs->cp0_cause & CAUSEF_BD))
 		return false;
 
-	kcb = get_kprobe_ctlblk();
+	c = kprobe_cpu_this();
 	p = kprobe_hit_find(addr);
 	if (p) {
-		if (kprobe_running())
-			kprobe_mips_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_mips_reenter(p, regs, c.kcb);
 		else
-			kprobe_mips_hit(p, regs, kcb);
+			kprobe_mips_hit(p, regs, c);
 		return true;
 	}
 
@@ -235,17 +235,21 @@ NOKPROBE_SYMBOL(kprobe_mips_break);
 static notrace bool kprobe_mips_step_end(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
+	struct kprobe_cpu c;
 	struct kprobe_hit_site *p;
 
-	if (user_mode(regs) || !kprobe_running())
+	if (user_mode(regs))
 		return false;
-	kcb = get_kprobe_ctlblk();
+	c = kprobe_cpu_this();
+	if (!kprobe_cpu_running(c))
+		return false;
+	kcb = c.kcb;
 	p = kprobe_slot_stepped(kcb, regs->cp0_epc, sizeof(kprobe_opcode_t));
 	if (!p)
 		return false;
 
 	kprobe_end_step(regs, kcb, this_cpu_read(kprobe_mips_resume[kcb->depth]));
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
 

@@ -122,18 +122,18 @@ static nokprobe_inline void kprobe_parisc_irq_exit(struct pt_regs *regs)
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_parisc_hit(struct kprobe_hit_site *p,
 					      struct pt_regs *regs,
-					      struct kprobe_ctlblk *kcb)
+					      struct kprobe_cpu c)
 {
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved the pc: nothing else runs */
 
 	if (p->ainsn.kind != KPROBE_PARISC_STEP) {
 		kprobe_parisc_simulate(p, regs);
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 /*
@@ -166,15 +166,15 @@ NOKPROBE_SYMBOL(kprobe_parisc_reenter);
 static notrace bool kprobe_parisc_break(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
 	struct kprobe_hit_site *p;
 
 	p = kprobe_hit_find(addr);
 	if (p) {
-		if (kprobe_running())
-			kprobe_parisc_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_parisc_reenter(p, regs, c.kcb);
 		else
-			kprobe_parisc_hit(p, regs, kcb);
+			kprobe_parisc_hit(p, regs, c);
 		return true;
 	}
 
@@ -223,12 +223,13 @@ NOKPROBE_SYMBOL(parisc_kprobe_break_handler);
 static notrace bool kprobe_parisc_step_end(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
+	struct kprobe_ctlblk *kcb = c.kcb;
 	struct kprobe_hit_site *p;
 	unsigned long next;
 	bool nullify = false;
 
-	if (!kprobe_running())
+	if (!kprobe_cpu_running(c))
 		return false;
 	/* The second break after the copy: the copy nullified the first. */
 	p = kprobe_slot_stepped(kcb, addr, sizeof(kprobe_opcode_t));
@@ -242,7 +243,7 @@ static notrace bool kprobe_parisc_step_end(struct pt_regs *regs)
 	next = this_cpu_read(kprobe_parisc_next[kcb->depth]);
 	kprobe_end_step(regs, kcb, next, next + sizeof(kprobe_opcode_t),
 			nullify);
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
 

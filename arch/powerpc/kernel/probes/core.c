@@ -89,18 +89,18 @@ static nokprobe_inline bool kprobe_emulate(struct kprobe_hit_site *p,
 
 /* A hit on an idle CPU: the handlers run. */
 static void kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
-		       struct kprobe_ctlblk *kcb)
+		       struct kprobe_cpu c)
 {
 	/* regs->nip is p->addr here: a trap does not advance it. */
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved nip: nothing else runs */
 
 	if (kprobe_emulate(p, regs) || !p->ainsn.slot) {
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
 	kprobe_start_step(p, regs);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 NOKPROBE_SYMBOL(kprobe_hit);
@@ -131,8 +131,9 @@ NOKPROBE_SYMBOL(kprobe_reenter);
  * trap; nip is then after the probed instruction.
  */
 static bool kprobe_step_end(struct pt_regs *regs, unsigned long addr,
-			    struct kprobe_ctlblk *kcb)
+			    struct kprobe_cpu c)
 {
+	struct kprobe_ctlblk *kcb = c.kcb;
 	struct kprobe_hit_site *p = kcb->site;
 
 	if (kcb->state != KPROBE_CPU_STEPPING &&
@@ -144,7 +145,7 @@ static bool kprobe_step_end(struct pt_regs *regs, unsigned long addr,
 
 	regs_set_return_ip(regs, (unsigned long)p->addr + p->ainsn.len);
 	kprobe_end_step();
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
 
@@ -165,24 +166,24 @@ NOKPROBE_SYMBOL(kprobe_step_end);
 int kprobe_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->nip;
-	struct kprobe_ctlblk *kcb;
 	struct kprobe_hit_site *p;
+	struct kprobe_cpu c;
 	bool running;
 
 	if (user_mode(regs) || !kprobe_ppc_translated(regs))
 		return 0;
 
-	kcb = get_kprobe_ctlblk();
-	running = kprobe_running();
-	if (running && kprobe_step_end(regs, addr, kcb))
+	c = kprobe_cpu_this();
+	running = kprobe_cpu_running(c);
+	if (running && kprobe_step_end(regs, addr, c))
 		return 1;
 
 	p = kprobe_hit_find(addr);
 	if (p && !kprobe_ftrace(p)) {
 		if (running)
-			kprobe_reenter(p, regs, kcb);
+			kprobe_reenter(p, regs, c.kcb);
 		else
-			kprobe_hit(p, regs, kcb);
+			kprobe_hit(p, regs, c);
 		return 1;
 	}
 

@@ -76,24 +76,25 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 
 /*
  * A hit on an idle hart: the handlers run.  Inline in the breakpoint
- * handler, which has just computed this hart's per-CPU base for
- * kprobe_running(): claiming the hart reuses it, and there is one frame.
+ * handler, which has just computed this hart's state, @c, for
+ * kprobe_cpu_running(): claiming the hart reuses it, and there is one
+ * frame.
  */
 static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
 				       struct pt_regs *regs,
-				       struct kprobe_ctlblk *kcb)
+				       struct kprobe_cpu c)
 {
 	/* regs->epc is p->addr here: an ebreak does not advance it. */
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved epc: nothing else runs */
 
 	if (p->ainsn.kind == KPROBE_INSN_SIMULATE) {
 		p->ainsn.simulate(&p->ainsn, (unsigned long)p->addr, regs);
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 /*
@@ -144,19 +145,19 @@ static nokprobe_inline bool kprobe_is_breakpoint_at(unsigned long addr)
 notrace bool kprobe_breakpoint_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->epc;
-	struct kprobe_ctlblk *kcb;
 	struct kprobe_hit_site *p;
+	struct kprobe_cpu c;
 
 	if (user_mode(regs))
 		return false;
 
-	kcb = get_kprobe_ctlblk();
+	c = kprobe_cpu_this();
 	p = kprobe_hit_find(addr);
 	if (p && !kprobe_ftrace(p)) {
-		if (kprobe_running())
-			kprobe_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_reenter(p, regs, c.kcb);
 		else
-			kprobe_hit(p, regs, kcb);
+			kprobe_hit(p, regs, c);
 		return true;
 	}
 
@@ -177,9 +178,9 @@ NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
  */
 static noinline notrace void kprobe_step_end(struct kprobe_hit_site *p,
 					     struct pt_regs *regs,
-					     struct kprobe_ctlblk *kcb)
+					     struct kprobe_cpu c)
 {
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 }
 
 NOKPROBE_SYMBOL(kprobe_step_end);
@@ -200,10 +201,14 @@ notrace bool kprobe_single_step_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
 	struct kprobe_hit_site *p;
+	struct kprobe_cpu c;
 
-	if (user_mode(regs) || !kprobe_running())
+	if (user_mode(regs))
 		return false;
-	kcb = get_kprobe_ctlblk();
+	c = kprobe_cpu_this();
+	if (!kprobe_cpu_running(c))
+		return false;
+	kcb = c.kcb;
 	if (kcb->state != KPROBE_CPU_STEPPING &&
 	    kcb->state != KPROBE_CPU_REENTERED)
 		return false;
@@ -216,10 +221,10 @@ notrace bool kprobe_single_step_handler(struct pt_regs *regs)
 	kprobe_end_step(regs, kcb);
 	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
 		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
+		kprobe_cpu_reset(c);
 		return true;
 	}
-	kprobe_step_end(p, regs, kcb);
+	kprobe_step_end(p, regs, c);
 	return true;
 }
 

@@ -126,19 +126,32 @@ static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
  * ---------------------------------------------------------------------
  */
 
+/*
+ * What kprobe_bpt() found: a breakpoint that is not a probe's (left to
+ * the rest of the program check), a probe's hit that is over, or one
+ * whose copy runs next: interrupts then stay off until the breakpoint
+ * after the copy.
+ */
+enum kprobe_s390_bpt {
+	KPROBE_S390_NOT_OURS,
+	KPROBE_S390_DONE,
+	KPROBE_S390_STEP,
+};
+
 /* A hit on an idle CPU: the handlers run, then the step starts. */
-static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
-				       struct pt_regs *regs,
-				       struct kprobe_ctlblk *kcb)
+static nokprobe_inline enum kprobe_s390_bpt
+kprobe_hit(struct kprobe_hit_site *p, struct pt_regs *regs,
+	   struct kprobe_cpu c)
 {
-	if (kprobe_step_hit_pre(p, regs, kcb))
-		return;		/* a handler moved the pc: nothing else runs */
+	if (kprobe_step_hit_pre(p, regs, c))
+		return KPROBE_S390_DONE; /* a handler moved the pc */
 	if (kprobe_simulate(p, regs)) {
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
-		return;
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
+		return KPROBE_S390_DONE;
 	}
-	kprobe_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	return KPROBE_S390_STEP;
 }
 
 /*
@@ -146,16 +159,18 @@ static nokprobe_inline void kprobe_hit(struct kprobe_hit_site *p,
  * a busy section, or from the fault path of a copy.  The handlers do not
  * run (the hit counts as missed), but the probed instruction must.
  */
-static void kprobe_reenter(struct kprobe_hit_site *p, struct pt_regs *regs,
-			   struct kprobe_ctlblk *kcb)
+static enum kprobe_s390_bpt kprobe_reenter(struct kprobe_hit_site *p,
+					   struct pt_regs *regs,
+					   struct kprobe_ctlblk *kcb)
 {
 	kprobe_hit_missed(p);
 	/* A simulation completes right here: there is nothing to save. */
 	if (kprobe_simulate(p, regs))
-		return;
+		return KPROBE_S390_DONE;
 	if (!kprobe_push(kcb, p, KPROBE_CPU_REENTERED))
 		kprobe_nest_overflow(p);
 	kprobe_start_step(p, regs, kcb);
+	return KPROBE_S390_STEP;
 }
 
 NOKPROBE_SYMBOL(kprobe_reenter);
@@ -205,9 +220,9 @@ static nokprobe_inline bool kprobe_pc_on_copy(struct kprobe_hit_site *p,
  */
 static noinline void kprobe_step_end(struct kprobe_hit_site *p,
 				     struct pt_regs *regs,
-				     struct kprobe_ctlblk *kcb)
+				     struct kprobe_cpu c)
 {
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 }
 
 NOKPROBE_SYMBOL(kprobe_step_end);
@@ -218,16 +233,16 @@ NOKPROBE_SYMBOL(kprobe_step_end);
  */
 static nokprobe_inline void kprobe_step_trap(struct kprobe_hit_site *p,
 					     struct pt_regs *regs,
-					     struct kprobe_ctlblk *kcb)
+					     struct kprobe_cpu c)
 {
 	kprobe_fix_after_step(p, regs);
-	kprobe_end_step(regs, kcb);
-	if (kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
-		kprobe_store_state(kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
-		reset_current_kprobe();
+	kprobe_end_step(regs, c.kcb);
+	if (c.kcb->state == KPROBE_CPU_STEPPING && !READ_ONCE(p->post)) {
+		kprobe_store_state(c.kcb, KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);
+		kprobe_cpu_reset(c);
 		return;
 	}
-	kprobe_step_end(p, regs, kcb);
+	kprobe_step_end(p, regs, c);
 }
 
 /*
@@ -235,26 +250,24 @@ static nokprobe_inline void kprobe_step_trap(struct kprobe_hit_site *p,
  * or the one after the copy this CPU is stepping.  The PSW is past the
  * exception's instruction; ILC (int_code bits 16-17) gives its length.
  */
-static int kprobe_bpt(struct pt_regs *regs)
+static enum kprobe_s390_bpt kprobe_bpt(struct pt_regs *regs)
 {
 	unsigned long addr = regs->psw.addr - (regs->int_code >> 16);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe_hit_site *p = kprobe_stepping(kcb);
+	struct kprobe_cpu c = kprobe_cpu_this();
+	struct kprobe_hit_site *p = kprobe_stepping(c.kcb);
 	kprobe_opcode_t now;
 
 	if (p && addr == (unsigned long)p->ainsn.slot + p->ainsn.len) {
-		kprobe_step_trap(p, regs, kcb);
-		return NOTIFY_STOP;
+		kprobe_step_trap(p, regs, c);
+		return KPROBE_S390_DONE;
 	}
 
 	p = kprobe_hit_find(addr);
 	if (p && !kprobe_ftrace(p)) {
 		regs->psw.addr = addr;
-		if (kprobe_running())
-			kprobe_reenter(p, regs, kcb);
-		else
-			kprobe_hit(p, regs, kcb);
-		return NOTIFY_STOP;
+		if (kprobe_cpu_running(c))
+			return kprobe_reenter(p, regs, c.kcb);
+		return kprobe_hit(p, regs, c);
 	}
 
 	/*
@@ -263,9 +276,9 @@ static int kprobe_bpt(struct pt_regs *regs)
 	 */
 	if (get_kernel_nofault(now, (kprobe_opcode_t *)addr) ||
 	    now == BREAKPOINT_INSTRUCTION)
-		return NOTIFY_DONE;
+		return KPROBE_S390_NOT_OURS;
 	regs->psw.addr = addr;
-	return NOTIFY_STOP;
+	return KPROBE_S390_DONE;
 }
 
 NOKPROBE_SYMBOL(kprobe_bpt);
@@ -274,14 +287,13 @@ NOKPROBE_SYMBOL(kprobe_bpt);
  * DIE_TRAP: a program exception other than a page fault in kernel mode
  * (do_trap()).  One of the copy is made the original's.
  */
-static int kprobe_trap(struct pt_regs *regs)
+static void kprobe_trap(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_hit_site *p = kprobe_stepping(kcb);
 
 	if (p && kprobe_pc_on_copy(p, regs))
 		kprobe_copy_faulted(p, regs, kcb);
-	return NOTIFY_DONE;
 }
 
 NOKPROBE_SYMBOL(kprobe_trap);
@@ -329,9 +341,8 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 {
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
-	struct kprobe_hit_site *p;
+	enum kprobe_s390_bpt bpt;
 	unsigned long flags;
-	int ret = NOTIFY_DONE;
 
 	if (user_mode(regs))
 		return NOTIFY_DONE;
@@ -339,11 +350,14 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 	local_irq_save(flags);
 	switch (val) {
 	case DIE_BPT:
-		ret = kprobe_bpt(regs);
+		bpt = kprobe_bpt(regs);
 		break;
 	case DIE_TRAP:
-		ret = kprobe_trap(regs);
-		break;
+		/* Starts no step; the exception stays the kernel's. */
+		kprobe_trap(regs);
+		fallthrough;
+	default:
+		bpt = KPROBE_S390_NOT_OURS;
 	}
 	/*
 	 * A step has started: this CPU's state points at the slot, so the
@@ -351,10 +365,9 @@ int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 	 * Interrupts stay off until the PSW of @regs, which masks them, is
 	 * loaded at the end of the program check.
 	 */
-	p = kprobe_stepping(get_kprobe_ctlblk());
-	if (!p || regs->psw.addr != (unsigned long)p->ainsn.slot)
+	if (bpt != KPROBE_S390_STEP)
 		local_irq_restore(flags);
-	return ret;
+	return bpt == KPROBE_S390_NOT_OURS ? NOTIFY_DONE : NOTIFY_STOP;
 }
 
 NOKPROBE_SYMBOL(kprobe_exceptions_notify);

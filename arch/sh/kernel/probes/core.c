@@ -107,21 +107,21 @@ static nokprobe_inline unsigned long kprobe_sh_compute(struct kprobe_hit_site *p
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_sh_hit(struct kprobe_hit_site *p,
 					  struct pt_regs *regs,
-					  struct kprobe_ctlblk *kcb)
+					  struct kprobe_cpu c)
 {
 	unsigned long resume;
 
 	/* regs->pc is p->addr: debug_trap_handler() rewound it. */
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved the pc: nothing else runs */
 
 	resume = kprobe_sh_compute(p, regs);
 	if (!resume) {
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb, resume);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb, resume);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 /*
@@ -153,19 +153,19 @@ NOKPROBE_SYMBOL(kprobe_sh_reenter);
 static notrace bool kprobe_sh_break(struct pt_regs *regs)
 {
 	unsigned long addr = regs->pc;
-	struct kprobe_ctlblk *kcb;
+	struct kprobe_cpu c;
 	struct kprobe_hit_site *p;
 
 	if (user_mode(regs))
 		return false;
 
-	kcb = get_kprobe_ctlblk();
+	c = kprobe_cpu_this();
 	p = kprobe_hit_find(addr);
 	if (p) {
-		if (kprobe_running())
-			kprobe_sh_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_sh_reenter(p, regs, c.kcb);
 		else
-			kprobe_sh_hit(p, regs, kcb);
+			kprobe_sh_hit(p, regs, c);
 		return true;
 	}
 
@@ -186,17 +186,21 @@ NOKPROBE_SYMBOL(kprobe_sh_break);
 static notrace bool kprobe_sh_step_end(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
+	struct kprobe_cpu c;
 	struct kprobe_hit_site *p;
 
-	if (user_mode(regs) || !kprobe_running())
+	if (user_mode(regs))
 		return false;
-	kcb = get_kprobe_ctlblk();
+	c = kprobe_cpu_this();
+	if (!kprobe_cpu_running(c))
+		return false;
+	kcb = c.kcb;
 	p = kprobe_slot_stepped(kcb, regs->pc, sizeof(kprobe_opcode_t));
 	if (!p)
 		return false;
 
 	kprobe_end_step(regs, kcb, this_cpu_read(kprobe_sh_resume[kcb->depth]));
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
 

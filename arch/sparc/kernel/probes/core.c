@@ -131,18 +131,18 @@ static nokprobe_inline void kprobe_sparc_resume(struct kprobe_hit_site *p,
 /* A hit on an idle CPU: the handlers run. */
 static nokprobe_inline void kprobe_sparc_hit(struct kprobe_hit_site *p,
 					     struct pt_regs *regs,
-					     struct kprobe_ctlblk *kcb)
+					     struct kprobe_cpu c)
 {
-	if (kprobe_step_hit_pre(p, regs, kcb))
+	if (kprobe_step_hit_pre(p, regs, c))
 		return;		/* a handler moved the pc: nothing else runs */
 
 	if (p->ainsn.kind == KPROBE_SPARC_JUMP) {
 		kprobe_sparc_jump(p, regs);
-		kprobe_step_done(p, regs, kcb, KPROBE_CPU_HANDLER);
+		kprobe_step_done(p, regs, c, KPROBE_CPU_HANDLER);
 		return;
 	}
-	kprobe_start_step(p, regs, kcb);
-	kprobe_move_state(kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
+	kprobe_start_step(p, regs, c.kcb);
+	kprobe_move_state(c.kcb, KPROBE_CPU_HANDLER, KPROBE_CPU_STEPPING);
 }
 
 /*
@@ -171,7 +171,7 @@ NOKPROBE_SYMBOL(kprobe_sparc_reenter);
 static notrace bool kprobe_sparc_break(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
 	struct kprobe_hit_site *p;
 
 	if (is_kretprobe_trampoline(addr)) {
@@ -181,10 +181,10 @@ static notrace bool kprobe_sparc_break(struct pt_regs *regs)
 
 	p = kprobe_hit_find(addr);
 	if (p) {
-		if (kprobe_running())
-			kprobe_sparc_reenter(p, regs, kcb);
+		if (kprobe_cpu_running(c))
+			kprobe_sparc_reenter(p, regs, c.kcb);
 		else
-			kprobe_sparc_hit(p, regs, kcb);
+			kprobe_sparc_hit(p, regs, c);
 		return true;
 	}
 
@@ -202,10 +202,11 @@ NOKPROBE_SYMBOL(kprobe_sparc_break);
 static notrace bool kprobe_sparc_step_end(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_cpu c = kprobe_cpu_this();
+	struct kprobe_ctlblk *kcb = c.kcb;
 	struct kprobe_hit_site *p;
 
-	if (!kprobe_running())
+	if (!kprobe_cpu_running(c))
 		return false;
 	/* Either "ta 0x71" after the copy. */
 	p = kprobe_slot_stepped(kcb, addr, sizeof(kprobe_opcode_t)) ?:
@@ -215,7 +216,7 @@ static notrace bool kprobe_sparc_step_end(struct pt_regs *regs)
 
 	kprobe_sparc_resume(p, regs, this_cpu_read(kprobe_sparc_npc[kcb->depth]));
 	kprobe_end_step(regs, kcb);
-	kprobe_step_done(p, regs, kcb, KPROBE_CPU_STEPPING);
+	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
 

@@ -249,8 +249,9 @@ static nokprobe_inline void kprobe_step_trap(struct kprobe_hit_site *p,
  * DIE_BPT: an operation exception in kernel mode: a probe's breakpoint,
  * or the one after the copy this CPU is stepping.  The PSW is past the
  * exception's instruction; ILC (int_code bits 16-17) gives its length.
+ * Inline in the notifier: one frame for the hit.
  */
-static enum kprobe_s390_bpt kprobe_bpt(struct pt_regs *regs)
+static nokprobe_inline enum kprobe_s390_bpt kprobe_bpt(struct pt_regs *regs)
 {
 	unsigned long addr = regs->psw.addr - (regs->int_code >> 16);
 	struct kprobe_cpu c = kprobe_cpu_this();
@@ -280,8 +281,6 @@ static enum kprobe_s390_bpt kprobe_bpt(struct pt_regs *regs)
 	regs->psw.addr = addr;
 	return KPROBE_S390_DONE;
 }
-
-NOKPROBE_SYMBOL(kprobe_bpt);
 
 /*
  * DIE_TRAP: a program exception other than a page fault in kernel mode

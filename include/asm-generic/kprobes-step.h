@@ -3,10 +3,10 @@
  * The steps of a breakpoint hit that every port but x86 takes alike: it
  * stops on a breakpoint, runs the pre handler, then computes the probed
  * instruction in C (riscv, arm64: simulate; powerpc: emulate; mips, s390:
- * compute) or runs its copy from a slot until a second exception.  What differs (how the
- * instruction runs, how the step starts and ends) stays in each
- * architecture's core.c; the bookkeeping around it is here.  The state
- * machine is <asm-generic/kprobes-cpu.h>'s.  Included by the
+ * compute) or runs its copy from a slot until a second exception.  What
+ * differs (how the instruction runs, how the step starts and ends) stays
+ * in each architecture's core.c; the bookkeeping around it is here.  The
+ * state machine is <asm-generic/kprobes-cpu.h>'s.  Included by the
  * architecture's core.c only, after <linux/kprobes_arch.h>.
  *
  * The helpers reach this CPU's state through a struct kprobe_cpu that the

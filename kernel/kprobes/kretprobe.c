@@ -37,8 +37,9 @@
  * A pool holds a reference for the registration and one per instance in
  * flight.  Unregistering clears the back-pointer
  * (get_kretprobe() then returns NULL), waits for a grace period and drops
- * the registration's reference; the last instance to come home hands the
- * pool to an irq_work for freeing, since that may happen in an NMI.
+ * the registration's reference, freeing the pool if nothing is in flight;
+ * otherwise the last instance to come home hands the pool to an irq_work
+ * for freeing, since that may happen in an NMI.
  */
 #include "internal.h"
 
@@ -218,6 +219,18 @@ static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
 {
 	if (atomic_dec_and_test(&pool->ref))
 		kretprobe_pool_release(pool);
+}
+
+/*
+ * kretprobe_pool_put() of the registration's own reference, dropped in
+ * task context: a last reference frees the pool here, without the
+ * irq_work that a return (perhaps in an NMI) needs.
+ */
+static void kretprobe_pool_put_task(struct kretprobe_pool *pool)
+{
+	might_sleep();
+	if (atomic_dec_and_test(&pool->ref))
+		kvfree(pool);
 }
 
 /* Return @ri to its pool; the pool may be freed once this returns. */
@@ -692,7 +705,7 @@ int register_kretprobe(struct kretprobe *rp)
 unlock:
 	mutex_unlock(&kprobe_mutex);
 	if (ret)
-		kretprobe_pool_put(pool);	/* never armed: nothing in flight */
+		kretprobe_pool_put_task(pool);	/* never armed: nothing in flight */
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kretprobe);
@@ -754,7 +767,7 @@ void kretprobe_unregister_tail(struct kretprobe *rp)
 				   lockdep_is_held(&kprobe_mutex));
 	mutex_unlock(&kprobe_mutex);
 	if (pool)
-		kretprobe_pool_put(pool);
+		kretprobe_pool_put_task(pool);
 }
 
 /**

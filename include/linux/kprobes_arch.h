@@ -46,9 +46,10 @@
  * kprobe_handler(), kprobe_post_handler(); arm64: kprobe_brk_handler(),
  * kprobe_ss_brk_handler(); s390: the die notifier,
  * kprobe_exceptions_notify(), for both breakpoints; the mm fault path
- * calls kprobe_page_fault()).  They look the site up with kprobe_hit_find(), run
- * its handlers with kprobe_hit_pre()/kprobe_hit_post() (section C) and
- * execute or emulate the probed instruction themselves.
+ * calls kprobe_page_fault()).  They look the site up with
+ * kprobe_hit_find(), run its handlers with kprobe_hit_pre()/
+ * kprobe_hit_post() (section C) and execute or emulate the probed
+ * instruction themselves.
  *
  * What a port takes from asm-generic
  * ----------------------------------

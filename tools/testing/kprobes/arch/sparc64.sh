@@ -70,8 +70,6 @@ kprobe/kretprobe_entry_arg.tc|no $argN on sparc64 6.12 (no HAVE_FUNCTION_ARG_ACC
 '
 # QEMU 7.2's "info registers" on sparc64: "pc: 0000000000404000  npc: ...".
 HANG_PC='\bpc: '
-# kpbench.ko has no sparc64 probe targets.
-KPBENCH=0
 GATE_DEFCONFIG=sparc64_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).

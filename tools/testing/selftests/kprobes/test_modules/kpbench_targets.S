@@ -10,9 +10,10 @@
  * function is exactly what is written here, which is what decides whether
  * a probe can be jump-optimized (it needs 5 bytes of the function).
  *
- * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390, mips and
- * 32-bit ARM each have their instructions for the shapes below.  riscv's
- * are all 4 bytes (no compressed forms): one shape, one size, whatever
+ * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390, mips,
+ * 32-bit ARM, parisc and sparc64 each have their instructions for the
+ * shapes below.  riscv's are all 4 bytes (no compressed forms): one
+ * shape, one size, whatever
  * the assembler would have chosen; so are powerpc's (which, using no TOC,
  * need no global entry point: the symbol is the function's only entry)
  * and arm64's; with ARM64_BTI_KERNEL (arm64-bti, built with clang) each
@@ -22,7 +23,11 @@
  * bytes each (lgr, agr; the return is the 2-byte "br %r14"), the functions
  * halfword-aligned.  mips (32-bit) returns with "jr ra" and a nop in its
  * delay slot, and has no "ret" alias.  32-bit ARM uses the ARM
- * instruction set and caller-saved registers only.
+ * instruction set and caller-saved registers only.  parisc (32-bit) and
+ * sparc64 return through a delayed branch too ("bv %r0(%rp)", "retl"),
+ * a nop in its slot; parisc separates statements with ASM_NL ("!"),
+ * where ";" opens a comment, and sparc64's leaf functions keep to the
+ * caller's %o registers (no register window of their own).
  */
 #include <linux/linkage.h>
 #ifdef CONFIG_MIPS
@@ -47,6 +52,10 @@
 #define KPB_RET	jr ra; nop
 #elif defined(CONFIG_ARM)
 #define KPB_RET	bx	lr
+#elif defined(CONFIG_PARISC)
+#define KPB_RET	bv	%r0(%rp) ASM_NL nop
+#elif defined(CONFIG_SPARC64)
+#define KPB_RET	retl ASM_NL nop
 #else
 #define KPB_RET	ret
 #endif
@@ -118,6 +127,16 @@
 	mov	r3, r1
 	mov	r12, r3
 	add	r0, r2, r12
+#elif defined(CONFIG_PARISC)
+	copy	%r26, %r20
+	copy	%r25, %r21
+	copy	%r21, %r22
+	add	%r20, %r22, %r28
+#elif defined(CONFIG_SPARC64)
+	mov	%o0, %o5
+	mov	%o1, %o4
+	mov	%o4, %o3
+	add	%o5, %o3, %o0
 #else
 	mv	a5, a0
 	mv	a4, a1
@@ -156,6 +175,10 @@
 	move	v0, a0
 #elif defined(CONFIG_ARM)
 	mov	r0, r0
+#elif defined(CONFIG_PARISC)
+	copy	%r26, %r28
+#elif defined(CONFIG_SPARC64)
+	mov	%o0, %o0
 #else
 	mv	a0, a0
 #endif

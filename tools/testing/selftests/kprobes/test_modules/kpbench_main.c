@@ -328,6 +328,13 @@ static void kpb_meminfo(struct kpb_mem *m)
 
 /* ---- per-hit cost -------------------------------------------------------- */
 
+/*
+ * The tag of a case that may or may not become a jump (r, below): kpb_hit()
+ * times it once the jump is in the text, or after 20 s without, and says
+ * which: a number taken while the optimizer was at work would be neither.
+ */
+static const char KPB_MAY_OPT[] = "optimizable";
+
 enum { KPB_PRE = 1, KPB_POST = 2 };
 
 static void kpb_init_kprobe(struct kprobe *kp, kpb_fn_t fn, int handlers)
@@ -399,6 +406,13 @@ static void kpb_hit(const char *metric, const char *sym, kpb_fn_t fn,
 			return;
 		}
 	}
+	/* A case that may become a jump is timed once it has settled. */
+	if (tag == KPB_MAY_OPT) {
+		kpb_out("note", "%s: entry timed as %s", metric,
+			kpb_wait_jump(handlers ? kp.addr : rp.kp.addr) ?
+			"a jump" : "a breakpoint (no jump after 20 s)");
+		tag = NULL;
+	}
 	/* An optimized case is timed only once its jump is in the text. */
 	if (tag && !strcmp(tag, "[OPTIMIZED]") &&
 	    !kpb_wait_jump(handlers ? kp.addr : rp.kp.addr)) {
@@ -453,6 +467,13 @@ out:
 #define KPB_OPT_MODULE	(IS_ENABLED(CONFIG_OPTPROBES) && !IS_ENABLED(CONFIG_PPC))
 #define KPB_OPT		(KPB_OPT_MODULE ? "[OPTIMIZED]" : NULL)
 #define KPB_FTRACE	(IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ? "[FTRACE]" : NULL)
+/*
+ * r's entry is a short function's first instruction: too little for x86's
+ * 5-byte jump, but one instruction that arm, arm64 and riscv may replace by
+ * a branch.
+ */
+#define KPB_R_TAG	(KPB_OPT_MODULE && !IS_ENABLED(CONFIG_X86) ? \
+			 KPB_MAY_OPT : NULL)
 
 /*
  * powerpc's o and ro, then, on kernel text: memchr_inv() (lib/string.c,
@@ -484,7 +505,7 @@ static void kpb_hit_costs(void)
 	kpb_hit("hit_f_ns", "kpb_ftrace_target", kpb_ftrace_target,
 		kpb_ftrace_plain, KPB_PRE, false, KPB_FTRACE);
 	kpb_hit("hit_r_ns", "kpb_t_r", kpb_t_r, kpb_t_short_plain,
-		0, true, NULL);
+		0, true, KPB_R_TAG);
 	if (KPB_OPT)
 		kpb_hit("hit_ro_ns", "kpb_t_ro", kpb_t_ro, kpb_t_plain,
 			0, true, KPB_OPT);

@@ -252,6 +252,7 @@ static const struct kprobe_insn_rule kprobe_rules[] = {
 	{ 0x0000007f, 0x00000063, 4, NULL, kprobe_sim_branch },
 	{ 0x0000007f, 0x00000017, 4, NULL, kprobe_sim_auipc },
 	/* register-only: one ebreak per hit instead of two */
+	{ 0x0000707f, KP_OP_OP_IMM, 4, NULL, kprobe_sim_addi },
 	{ 0x0000007f, KP_OP_OP_IMM, 4, kprobe_op_imm_known, kprobe_sim_op_imm },
 	{ 0x0000007f, KP_OP_OP_IMM_32, 4, kprobe_op_imm32_known,
 	  kprobe_sim_op_imm },

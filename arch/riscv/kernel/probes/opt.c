@@ -306,8 +306,8 @@ static bool kprobe_opt_reads_pc(struct kprobe_hit_site *p)
 
 	if (p->ainsn.kind != KPROBE_INSN_SIMULATE)
 		return false;
-	return fn != kprobe_sim_op_imm && fn != kprobe_sim_op &&
-	       fn != kprobe_sim_lui;
+	return fn != kprobe_sim_addi && fn != kprobe_sim_op_imm &&
+	       fn != kprobe_sim_op && fn != kprobe_sim_lui;
 }
 
 static const char *kprobe_opt_check(struct kprobe_opt_insn *oi)

@@ -82,6 +82,8 @@ void kprobe_sim_c_jalr(const struct arch_specific_insn *ai,
 void kprobe_sim_c_bz(const struct arch_specific_insn *ai, unsigned long addr,
 		     struct pt_regs *regs);
 /* ... and the register-only ones, which spare the slot's second ebreak */
+void kprobe_sim_addi(const struct arch_specific_insn *ai, unsigned long addr,
+		     struct pt_regs *regs);
 void kprobe_sim_op_imm(const struct arch_specific_insn *ai,
 		       unsigned long addr, struct pt_regs *regs);
 void kprobe_sim_op(const struct arch_specific_insn *ai, unsigned long addr,

@@ -250,6 +250,24 @@ static nokprobe_inline unsigned long kp_alu_w(unsigned int funct3, bool alt,
 }
 
 /*
+ * addi alone (mv, li and nop are addi): rd = rs1 + imm12.  The commonest
+ * computed instruction gets a routine without kprobe_sim_op_imm()'s
+ * dispatch on funct3 and opcode; the immediate is the top 12 bits of
+ * the word, sign-extended by an arithmetic shift.
+ */
+void kprobe_sim_addi(const struct arch_specific_insn *ai, unsigned long addr,
+		     struct pt_regs *regs)
+{
+	u32 insn = ai->insn;
+	long imm = (s32)insn >> 20;
+
+	kp_set_reg(regs, KP_RD(insn), kp_reg(regs, KP_RS1(insn)) + imm);
+	regs->epc = addr + 4;
+}
+
+NOKPROBE_SYMBOL(kprobe_sim_addi);
+
+/*
  * addi, slti, sltiu, xori, ori, andi, slli, srli, srai and, on rv64,
  * addiw, slliw, srliw, sraiw: rd = rs1 op sign-extended imm12
  */

@@ -12,22 +12,21 @@
  *
  * x86-64, i386, riscv64, powerpc (ppc64le, ppc32), arm64, s390, mips,
  * 32-bit ARM, parisc and sparc64 each have their instructions for the
- * shapes below.  riscv's are all 4 bytes (no compressed forms): one
- * shape, one size, whatever
- * the assembler would have chosen; so are powerpc's (which, using no TOC,
- * need no global entry point: the symbol is the function's only entry)
- * and arm64's; with ARM64_BTI_KERNEL (arm64-bti, built with clang) each
- * function opens with "bti c", its landing pad for kpbench's calls
- * through pointers, which a function-entry probe goes past, so that it
- * is on the same instruction as in a kernel without.  s390's are 4
- * bytes each (lgr, agr; the return is the 2-byte "br %r14"), the functions
- * halfword-aligned.  mips (32-bit) returns with "jr ra" and a nop in its
- * delay slot, and has no "ret" alias.  32-bit ARM uses the ARM
- * instruction set and caller-saved registers only.  parisc (32-bit) and
- * sparc64 return through a delayed branch too ("bv %r0(%rp)", "retl"),
- * a nop in its slot; parisc separates statements with ASM_NL ("!"),
- * where ";" opens a comment, and sparc64's leaf functions keep to the
- * caller's %o registers (no register window of their own).
+ * shapes below.  riscv's are all 4 bytes (no compressed forms): one shape,
+ * one size, whatever the assembler would have chosen; so are powerpc's
+ * (which, using no TOC, need no global entry point: the symbol is the
+ * function's only entry) and arm64's; with ARM64_BTI_KERNEL (arm64-bti,
+ * built with clang) each function opens with "bti c", its landing pad for
+ * kpbench's calls through pointers, which a function-entry probe goes
+ * past, so that it is on the same instruction as in a kernel
+ * without.  s390's are 4 bytes each (lgr, agr; the return is the 2-byte "br
+ * %r14"), the functions halfword-aligned.  mips (32-bit) returns with "jr
+ * ra" and a nop in its delay slot, and has no "ret" alias.  32-bit ARM uses
+ * the ARM instruction set and caller-saved registers only.  parisc (32-bit)
+ * and sparc64 return through a delayed branch too ("bv %r0(%rp)", "retl"),
+ * a nop in its slot; parisc separates statements with ASM_NL ("!"), where
+ * ";" opens a comment, and sparc64's leaf functions keep to the caller's
+ * %o registers (no register window of their own).
  */
 #include <linux/linkage.h>
 #ifdef CONFIG_MIPS

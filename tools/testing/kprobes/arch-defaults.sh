@@ -135,6 +135,13 @@ HITCOUNT_VECTORS=
 # The gdb command that steps one instruction, where gdb's stepi would not
 # (empty: stepi); the registers are read again after it.
 HITCOUNT_STEP=
+# Upstream's kprobes functions that sit in a base file the series changes
+# rather than removes (patches/ takes them out of ours): kphit.py counts
+# them as the baseline's own, not as the base's trap.
+HITCOUNT_BASELINE_OWN=
+# 1: the stack grows to higher addresses (parisc); hitcount.py and
+# kphit.py compare stack pointers the other way round.
+HITCOUNT_STACK_UP=
 # Where vectors run with the MMU off (32-bit Book3S powerpc: at 0x700,
 # the text's 0xc0000700): the offset, in hex, from such a physical PC to
 # the text's address of the same code (empty: none).

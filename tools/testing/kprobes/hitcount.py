@@ -6,17 +6,24 @@
 # Attached to QEMU's gdbstub at the guest's first instruction, it stops
 # at the kernel's apply_relocate_add() or apply_relocate() (SHT_RELA or
 # SHT_REL modules: i386 and arm relocate with the latter; both take the
-# section headers and the string table first) until the module being
-# relocated is kpbench.ko (its string table holds the module's symbol names where
-# the file has them) and reads where its .text was put (the section
-# headers' sh_addr: the ELF layout, no debug information needed).  It
+# section headers first) until the module being relocated is kpbench.ko
+# (the loader's copy of its .text section header is the file's but for
+# sh_addr and sh_entsize) and reads where its .text was put (that
+# header's sh_addr: the ELF layout, no debug information needed).  It
 # then stops at each probed function of the bench's paths (kphit.PATHS)
 # and single-steps every call until it returns to its caller (QEMU masks
 # interrupts and timers while stepping), writing to $HITCOUNT_OUT
 #
 #	module kpbench.ko TEXT
+#	section INDEX ADDRESS		(its other code sections, if any)
 #	hit PATH			(one per call)
 #	s PC SP RA [BYTES]		(one per instruction)
+#
+# No probed function may open the module's text (kpbench's Makefile puts
+# kpb_t_plain there): stopped at a function's first instruction, gdb
+# reads the word before it, and where that word is on an unmapped page,
+# QEMU 7.2's sparc64 stub leaves the failed translation's data-miss trap
+# pending for the guest, which oopses.
 #
 # RA is $HITCOUNT_RA, the arch file's return address of a function at its
 # first instruction; BYTES, the first bytes at a PC outside the kernel's
@@ -39,7 +46,12 @@ ARGS = os.environ['HITCOUNT_ARGS'].split()
 # No hit takes more than about 1,000: a trace this long has missed the
 # return (it is marked "overrun" and left out by kphit.py).
 STEP = os.environ.get('HITCOUNT_STEP', '')
+# The stack grows up (parisc): a frame deeper than the caller's has a
+# higher stack pointer.
+STACK_UP = os.environ.get('HITCOUNT_STACK_UP') == '1'
 MAX_STEPS = int(os.environ.get('HITCOUNT_MAX_STEPS', '20000'))
+# Steps into a relocation function before its module is given up.
+MAX_READ_STEPS = 200
 # The module loader's relocation functions (kernel/module/main.c's
 # apply_relocations()): SHT_RELA sections go to the first, SHT_REL ones to
 # the second; either can be kpbench.ko's, the other is a weak stub.
@@ -57,21 +69,44 @@ def mem(addr, n):
 
 
 def module_text(ko):
-	"""kpbench.ko's .text address if apply_relocate_add() or
-	apply_relocate() is relocating it, else None."""
+	"""(.text's address, the loader's section headers) if
+	apply_relocate_add() or apply_relocate() is relocating kpbench.ko,
+	else None: the loader's copy of its .text section header is the
+	file's but for sh_addr, where the module went, and sh_entsize
+	(kphit.Elf.loaded_at())."""
 	e = kphit.Elf(ko)
-	# A handler's name, where the file's symbol string table has it.
-	want = kphit.HANDLERS[0].encode() + b'\0'
-	strtab = e.sections[next(s for s in e.sections
-				 if s['type'] == kphit.SHT_SYMTAB)['link']]
-	off = e.data.index(want, strtab['offset']) - strtab['offset']
-	sechdrs, strs = val(ARGS[0]), val(ARGS[1])
-	if mem(strs + off, len(want)) != want:
-		return None
 	ti = e.section_index('.text')
-	size, addr_off, word = (64, 16, 8) if e.is64 else (40, 12, 4)
-	return int.from_bytes(mem(sechdrs + ti * size + addr_off, word),
-			      'little' if e.order == '<' else 'big')
+	sechdrs = val(ARGS[0])
+	at = sechdrs + ti * e.shentsize
+	# Where the stub reads through the TLB alone (sparc64, mips), the
+	# loader's vmalloc copy may be unmapped for it: step on until it
+	# can be read (on sparc64 the failed read's pending trap, above,
+	# has the guest map it).
+	for _ in range(MAX_READ_STEPS):
+		try:
+			text = e.loaded_at(ti, mem(at, e.shentsize))
+			return None if text is None else (text, sechdrs)
+		except gdb.MemoryError:
+			step()
+	return None
+
+
+def code_sections(e, sechdrs):
+	"""{index: address} of the module's code sections but .text, where
+	a compiler puts each function in a section of its own (parisc's
+	-ffunction-sections), from the loader's section headers."""
+	out = {}
+	for i, sec in enumerate(e.sections):
+		if not sec['flags'] & kphit.SHF_EXECINSTR or not sec['size'] or \
+		   sec['name'] == '.text':
+			continue
+		try:
+			a = e.loaded_at(i, mem(sechdrs + i * e.shentsize, e.shentsize))
+		except gdb.MemoryError:
+			continue
+		if a:
+			out[i] = a
+	return out
 
 
 def step():
@@ -85,8 +120,9 @@ def step():
 	gdb.execute('maintenance flush register-cache', to_string=True)
 
 
-def trace_call(out, kernel_text, mod_text):
-	"""Step from a function's first instruction until it returns."""
+def trace_call(out, texts):
+	"""Step from a function's first instruction until it returns;
+	texts: the (start, end) of the kernel's text and the module's."""
 	sp0, ra0 = val('$sp'), val(RA)
 	seen = set()
 	for n in range(MAX_STEPS):
@@ -98,8 +134,7 @@ def trace_call(out, kernel_text, mod_text):
 		except gdb.error:
 			ra = '-'
 		line = 's %x %x %s' % (pc, sp, ra)
-		if pc not in seen and not any(lo <= pc < hi for lo, hi in
-					      (kernel_text, mod_text)):
+		if pc not in seen and not any(lo <= pc < hi for lo, hi in texts):
 			seen.add(pc)
 			try:
 				line += ' ' + mem(pc, kphit.COPY_BYTES).hex()
@@ -109,37 +144,47 @@ def trace_call(out, kernel_text, mod_text):
 				pass
 		out.write(line + '\n')
 		step()
-		if val('$pc') == ra0 and val('$sp') >= sp0:
+		sp = val('$sp')
+		if val('$pc') == ra0 and (sp <= sp0 if STACK_UP else sp >= sp0):
 			return
 	out.write('overrun\n')
 
 
 def main():
 	ko = os.environ['HITCOUNT_KO']
-	kernel_text = (val('&_stext'), val('&_etext'))
 	relocs = []
 	for fn in RELOC_FUNCS:
 		try:
 			gdb.parse_and_eval('&' + fn)
 		except gdb.error:
 			continue
-		relocs.append(gdb.Breakpoint(fn, internal=True))
-	text = None
-	while text is None:
+		# At the first instruction, where the arguments are still
+		# in their registers (not after a prologue gdb skips: on
+		# sparc a "save" moves them to the %i registers).
+		relocs.append(gdb.Breakpoint('*' + fn, internal=True))
+	found = None
+	while found is None:
 		gdb.execute('continue', to_string=True)
-		text = module_text(ko)
+		found = module_text(ko)
 	for b in relocs:
 		b.delete()
+	text, sechdrs = found
 	e = kphit.Elf(ko)
 	ti = e.section_index('.text')
-	mod_text = (text, text + e.sections[ti]['size'])
-	syms = {s[0]: s[1] for s in e.symbols() if s[4] == ti}
+	secs = code_sections(e, sechdrs)
+	secs[ti] = text
+	texts = [(val('&_stext'), val('&_etext'))] + \
+		[(a, a + e.sections[i]['size']) for i, a in secs.items()]
+	syms = {s[0]: secs[s[4]] + s[1] for s in e.symbols() if s[4] in secs}
 	at = {}
 	for path, sym in kphit.PATHS:
-		at[text + syms[sym]] = path
-		gdb.Breakpoint('*0x%x' % (text + syms[sym]), internal=True)
+		at[syms[sym]] = path
+		gdb.Breakpoint('*0x%x' % syms[sym], internal=True)
 	with open(OUT, 'w') as out:
 		out.write('module %s %x\n' % (kphit.MODULE, text))
+		for i, a in sorted(secs.items()):
+			if i != ti:
+				out.write('section %d %x\n' % (i, a))
 		for _ in range(N):
 			try:
 				gdb.execute('continue', to_string=True)
@@ -149,7 +194,7 @@ def main():
 			if path is None:
 				continue
 			out.write('hit %s\n' % path)
-			trace_call(out, kernel_text, mod_text)
+			trace_call(out, texts)
 			out.flush()
 	gdb.execute('delete')
 	gdb.execute('detach')

@@ -64,7 +64,7 @@ boot=$!
 sleep 2
 HITCOUNT_OUT=$out HITCOUNT_KO=$ko HITCOUNT_TOOLS=$KP_TOOLS \
 	HITCOUNT_RA=$(kp_arch HITCOUNT_RA) HITCOUNT_ARGS=$(kp_arch HITCOUNT_ARGS) \
-	HITCOUNT_STEP=$(kp_arch HITCOUNT_STEP) \
+	HITCOUNT_STEP=$(kp_arch HITCOUNT_STEP) HITCOUNT_STACK_UP=$(kp_arch HITCOUNT_STACK_UP) \
 	timeout 900 "$gdb" -q -batch -ex "$symbols" \
 	-ex "target remote :$port" -x "$KP_TOOLS/hitcount.py" \
 	> "$KP_DIR/hitcount-gdb.log" 2>&1 || true
@@ -75,6 +75,7 @@ wait "$boot" || note "the boot failed (see $KP_DIR/hitcount-boot.log)"
 grep -q '^hit ' "$out" || die "no hit traced (see $KP_DIR/hitcount-gdb.log)"
 KP_FLAVOUR=$KP_FLAVOUR KP_REMOVED="${KP_REMOVED[*]}" HITCOUNT_VECTORS=$(kp_arch HITCOUNT_VECTORS) \
 	HITCOUNT_REAL_OFFSET=$(kp_arch HITCOUNT_REAL_OFFSET) HITCOUNT_KERNEL_OFFSET=$offset \
+	HITCOUNT_STACK_UP=$(kp_arch HITCOUNT_STACK_UP) HITCOUNT_BASELINE_OWN=$(kp_arch HITCOUNT_BASELINE_OWN) \
 	"$KP_TOOLS/kphit.py" split "$KP_DIR" "$KP_REPO" ||
 	die "kphit.py split failed"
 # The pair of trees to set side by side: make bench's KP_TREE_NAME puts a

@@ -82,6 +82,7 @@ class Elf:
 			shoff, = struct.unpack_from(e + 'I', d, 0x20)
 			shentsize, shnum, shstrndx = struct.unpack_from(e + 'HHH', d, 0x2e)
 			fmt = e + 'IIIIIIII'
+		self.shoff, self.shentsize = shoff, shentsize
 		self.sections = []
 		for i in range(shnum):
 			name, typ, flags, addr, off, size, link, info = \
@@ -96,6 +97,21 @@ class Elf:
 	def _str(self, base, off):
 		end = self.data.index(b'\0', base + off)
 		return self.data[base + off:end].decode('latin-1')
+
+	def loaded_at(self, i, header):
+		"""Section i's sh_addr in header, the bytes of its section
+		header in a module loader's copy, or None where another field
+		differs (another module): the loader changes sh_addr, and
+		sh_entsize (the last field, where it keeps the section's
+		offset in the module's layout), only."""
+		n = self.shentsize
+		mine = self.data[self.shoff + i * n:self.shoff + (i + 1) * n]
+		lo, w = (16, 8) if self.is64 else (12, 4)
+		if len(header) != n or header[:lo] != mine[:lo] or \
+		   header[lo + w:n - w] != mine[lo + w:n - w]:
+			return None
+		return int.from_bytes(header[lo:lo + w],
+				      'little' if self.order == '<' else 'big')
 
 	def section_index(self, name):
 		for i, s in enumerate(self.sections):
@@ -348,11 +364,18 @@ def summarize(classified):
 
 # ---- the trace ---------------------------------------------------------
 
-def read_trace(path):
-	"""(module text base, [(path, [(pc, sp, ra)])], {pc: bytes})."""
+def read_trace(path, stack_up=False):
+	"""(module text base, [(path, [(pc, sp, ra)])], {pc: bytes},
+	{section index: address} of the module's other code sections).
+
+	stack_up: the stack grows to higher addresses (parisc); each sp is
+	negated, so that for classify() as on every other machine a deeper
+	frame has a lower one."""
+	sign = -1 if stack_up else 1
 	text = None
 	hits = []
 	mem = {}
+	sections = {}
 	with open(path) as f:
 		for line in f:
 			w = line.split()
@@ -360,18 +383,20 @@ def read_trace(path):
 				continue
 			if w[0] == 'module':
 				text = int(w[2], 16)
+			elif w[0] == 'section':
+				sections[int(w[1])] = int(w[2], 16)
 			elif w[0] == 'hit':
 				hits.append((w[1], []))
 			elif w[0] == 'overrun' and hits:
 				# hitcount.py missed the return: not a hit.
 				hits.pop()
 			elif w[0] == 's' and hits:
-				pc, sp = int(w[1], 16), int(w[2], 16)
+				pc, sp = int(w[1], 16), sign * int(w[2], 16)
 				ra = int(w[3], 16) if w[3] != '-' else None
 				hits[-1][1].append((pc, sp, ra))
 				if len(w) > 4:
 					mem[pc] = bytes.fromhex(w[4])
-	return text, hits, mem
+	return text, hits, mem, sections
 
 
 def find_copies(mem, vmlinux, code, offset=0):
@@ -403,16 +428,26 @@ def split(fdir, repo):
 	if not objects:
 		sys.exit(f'kphit: no kprobes objects under {obj}')
 	own = own_names(obj, objects)
+	if baseline:
+		# Upstream's kprobes functions in base files the series
+		# changes rather than removes (the arch file's
+		# HITCOUNT_BASELINE_OWN).
+		own |= set(os.environ.get('HITCOUNT_BASELINE_OWN', '').split())
 	vml = Elf(os.path.join(obj, 'vmlinux'))
 	# Where the kernel runs, from where vmlinux is linked (s390).
 	koff = int(os.environ.get('HITCOUNT_KERNEL_OFFSET') or '0', 16)
-	text, hits, mem = read_trace(os.path.join(fdir, 'hitcount-trace.txt'))
+	text, hits, mem, secs = read_trace(os.path.join(fdir, 'hitcount-trace.txt'),
+					   os.environ.get('HITCOUNT_STACK_UP') == '1')
 	ko = Elf(module_path(fdir))
 	ti = ko.section_index('.text')
-	msyms = [(n, text + v, s) for n, v, s, t, shndx in ko.symbols()
-		 if shndx == ti and t in (STT_NOTYPE, STT_FUNC) and n]
+	secs[ti] = text
+	msyms = [(n, secs[shndx] + v, s) for n, v, s, t, shndx in ko.symbols()
+		 if shndx in secs and t in (STT_NOTYPE, STT_FUNC) and n]
+	# The module's code outside .text (parisc: a section a function) is
+	# text as much as the kernel's.
+	more = [(a, a + ko.sections[i]['size']) for i, a in secs.items() if i != ti]
 	code = Code([(n, a + koff, s) for n, a, s in vml.code_symbols()], own,
-		    [(lo + koff, hi + koff) for lo, hi in vml.text_ranges()], msyms,
+		    [(lo + koff, hi + koff) for lo, hi in vml.text_ranges()] + more, msyms,
 		    (text, text + ko.sections[ti]['size']),
 		    real_offset=int(os.environ.get('HITCOUNT_REAL_OFFSET') or '0', 16))
 	copies = find_copies(mem, vml, code, koff)

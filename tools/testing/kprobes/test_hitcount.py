@@ -290,16 +290,30 @@ class TraceTest(unittest.TestCase):
 	def test_read_trace(self):
 		with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
 			f.write('module kpbench.ko ffffffffa0000000\n'
+				'section 5 ffffffffa0002000\n'
 				'hit k\ns ffffffffa0000010 ff00 ffffffffa0000100\n'
 				's ffffffffa00c1000 fef8 - 4889f8\n'
 				'hit b\ns ffffffffa0000020 ff00 ffffffffa0000100\noverrun\n')
 			f.flush()
-			text, hits, mem = kphit.read_trace(f.name)
+			text, hits, mem, secs = kphit.read_trace(f.name)
 		self.assertEqual(text, 0xffffffffa0000000)
+		self.assertEqual(secs, {5: 0xffffffffa0002000})
 		# b missed its return: left out.
 		self.assertEqual(hits, [('k', [(0xffffffffa0000010, 0xff00, 0xffffffffa0000100),
 					       (0xffffffffa00c1000, 0xfef8, None)])])
 		self.assertEqual(mem, {0xffffffffa00c1000: bytes.fromhex('4889f8')})
+
+	def test_stack_up(self):
+		# parisc: a call's frame is above its caller's; negated, it
+		# is below, as classify() expects.
+		with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
+			f.write('module kpbench.ko 10000000\nhit k\n'
+				's 10000010 5000 10000100\ns 101000 5040 10000018\n')
+			f.flush()
+			_, hits, _, _ = kphit.read_trace(f.name, stack_up=True)
+		steps = hits[0][1]
+		self.assertEqual([sp for _, sp, _ in steps], [-0x5000, -0x5040])
+		self.assertLess(steps[1][1], steps[0][1])
 
 
 class RealHitTest(unittest.TestCase):
@@ -408,6 +422,17 @@ class ElfAndObjectsTest(unittest.TestCase):
 		self.assertEqual(e.read(0x1010, 4), b'\x90' * 4)
 		self.assertIsNone(e.read(0x1020, 4))
 		self.assertEqual(e.section_index('.text'), 1)
+		# A loader's copy of .text's header: found where only
+		# sh_addr moved.
+		with open(path, 'rb') as f:
+			d = f.read()
+		hdr = bytearray(d[e.shoff + 64:e.shoff + 128])
+		hdr[16:24] = struct.pack('<Q', 0xa0001000)
+		hdr[56:64] = struct.pack('<Q', 0x40)	# sh_entsize: the layout's
+		self.assertEqual(e.loaded_at(1, bytes(hdr)), 0xa0001000)
+		hdr[32] ^= 1	# sh_size: another module's .text
+		self.assertIsNone(e.loaded_at(1, bytes(hdr)))
+		self.assertIsNone(e.loaded_at(1, bytes(hdr[:40])))
 
 	def touch(self, *paths):
 		for p in paths:

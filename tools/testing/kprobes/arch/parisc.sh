@@ -74,6 +74,27 @@ kprobe/kretprobe_entry_arg.tc|no $argN on parisc 6.12 (no HAVE_FUNCTION_ARG_ACCE
 '
 # QEMU 7.2's "info registers" on hppa: "IA_F 0000000010123456 IA_B ...".
 HANG_PC='IA_F '
+# make hitcount.  A call leaves its return address in %rp (r2), past
+# its delay slot; the arguments are r26 down to r23.  gdb's own step
+# would break after the instruction, which a trap runs past: the stub's.
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$rp'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$r26 $r25 $r24 $r23'
+HITCOUNT_STEP='maintenance packet s'
+HITCOUNT_STACK_UP=1
+# A break is interruption 9: the vector table (fault_vector_11 on the
+# B160L's PA7300LC, fault_vector_20 on PA 2.0), intr_save,
+# handle_interruption(), intr_restore's rfi.  TLB misses come through
+# the same table: inside kprobes' own code they count as the base's.
+# The table and intr_save run untranslated, at the text's physical
+# addresses: 0x10000000 (__PAGE_OFFSET) below its own.
+HITCOUNT_VECTORS='fault_vector_11 fault_vector_20'
+HITCOUNT_REAL_OFFSET=0x10000000
+# Upstream's probes on ftrace are in ftrace.c (patches/0017 takes them out
+# of ours).
+HITCOUNT_BASELINE_OWN='kprobe_ftrace_handler'
 GATE_DEFCONFIG=generic-32bit_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).

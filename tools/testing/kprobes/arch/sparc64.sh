@@ -70,6 +70,19 @@ kprobe/kretprobe_entry_arg.tc|no $argN on sparc64 6.12 (no HAVE_FUNCTION_ARG_ACC
 '
 # QEMU 7.2's "info registers" on sparc64: "pc: 0000000000404000  npc: ...".
 HANG_PC='\bpc: '
+# make hitcount.  A call leaves its own address in %o7 and returns past
+# its delay slot; gdb steps sparc in software (a breakpoint after the
+# instruction, which a trap runs past): the stub's own step instead.
+HITCOUNT_GDB=gdb-multiarch
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$o7 + 8'
+# shellcheck disable=SC2016
+HITCOUNT_ARGS='$o0 $o1 $o2 $o3'
+HITCOUNT_STEP='maintenance packet s'
+# "ta 0x70" and "ta 0x71" enter the trap table at tl0_resv170 (its
+# entries 0x170 and 0x171: KPROBES_TRAP, etrap_irq, kprobe_trap(),
+# rtrap_irq).
+HITCOUNT_VECTORS=tl0_resv170
 GATE_DEFCONFIG=sparc64_defconfig
 # What upstream's kprobes offers with that defconfig and kprobes turned on
 # (make matrix BASELINE=1 checks it).

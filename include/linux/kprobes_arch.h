@@ -635,7 +635,10 @@ void kprobe_hit_missed(struct kprobe_hit_site *p);
 /*
  * The multiplier of the address hash: hash_64()'s on 64-bit kernels,
  * hash_32()'s on 32-bit ones, where a 64-bit product would take three
- * multiplies and a carry on every hit.
+ * multiplies and a carry on every hit.  A 32-bit kernel multiplies
+ * through __hash_32(), the same product, which an architecture without
+ * an integer multiply does in fewer steps than the compiler would
+ * (parisc's asm/hash.h).
  */
 #define KPROBE_HIT_MULT	(BITS_PER_LONG == 64 ?				\
 			 (unsigned long)GOLDEN_RATIO_64 : GOLDEN_RATIO_32)
@@ -644,9 +647,9 @@ void kprobe_hit_missed(struct kprobe_hit_site *p);
 static __always_inline unsigned long
 kprobe_hit_hash(const struct kprobe_hit_table *t, unsigned long addr)
 {
-	unsigned long mult = BITS_PER_LONG == 64 ? t->mult : KPROBE_HIT_MULT;
-
-	return addr * mult >> t->shift;
+	if (BITS_PER_LONG == 32)
+		return __hash_32(addr) >> t->shift;
+	return addr * t->mult >> t->shift;
 }
 
 /*

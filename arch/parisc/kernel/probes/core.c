@@ -87,7 +87,8 @@ static nokprobe_inline void kprobe_start_step(struct kprobe_hit_site *p,
 {
 	unsigned long slot = (unsigned long)p->ainsn.slot;
 
-	this_cpu_write(kprobe_parisc_next[kcb->depth], regs->iaoq[1]);
+	/* Interrupts are off: the break handlers disabled them. */
+	__this_cpu_write(kprobe_parisc_next[kcb->depth], regs->iaoq[1]);
 	kcb->site = p;
 	kcb->saved_irq = regs->gr[0] & PSW_I;
 	regs->gr[0] &= ~PSW_I;
@@ -163,7 +164,7 @@ NOKPROBE_SYMBOL(kprobe_parisc_reenter);
  * The first break, interrupts disabled by the caller.  Return: true if
  * it was ours and @regs say where to go on.
  */
-static notrace bool kprobe_parisc_break(struct pt_regs *regs)
+static nokprobe_inline bool kprobe_parisc_break(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_cpu c = kprobe_cpu_this();
@@ -188,8 +189,6 @@ static notrace bool kprobe_parisc_break(struct pt_regs *regs)
 	flush_icache_range(addr, addr + sizeof(kprobe_opcode_t));
 	return true;
 }
-
-NOKPROBE_SYMBOL(kprobe_parisc_break);
 
 /**
  * parisc_kprobe_break_handler() - the probe's break
@@ -220,7 +219,7 @@ NOKPROBE_SYMBOL(parisc_kprobe_break_handler);
  * The second break, interrupts disabled by the caller.  Return: true if
  * it ends the step this CPU is doing.
  */
-static notrace bool kprobe_parisc_step_end(struct pt_regs *regs)
+static nokprobe_inline bool kprobe_parisc_step_end(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_cpu c = kprobe_cpu_this();
@@ -240,14 +239,12 @@ static notrace bool kprobe_parisc_step_end(struct pt_regs *regs)
 	if (!p)
 		return false;
 
-	next = this_cpu_read(kprobe_parisc_next[kcb->depth]);
+	next = __this_cpu_read(kprobe_parisc_next[kcb->depth]);
 	kprobe_end_step(regs, kcb, next, next + sizeof(kprobe_opcode_t),
 			nullify);
 	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
-
-NOKPROBE_SYMBOL(kprobe_parisc_step_end);
 
 /**
  * parisc_kprobe_ss_handler() - the break that ends a step

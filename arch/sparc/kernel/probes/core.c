@@ -168,7 +168,7 @@ static notrace void kprobe_sparc_reenter(struct kprobe_hit_site *p,
 NOKPROBE_SYMBOL(kprobe_sparc_reenter);
 
 /* "ta 0x70".  Return: true if it was ours and @regs say where to go on. */
-static notrace bool kprobe_sparc_break(struct pt_regs *regs)
+static nokprobe_inline bool kprobe_sparc_break(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_cpu c = kprobe_cpu_this();
@@ -196,10 +196,8 @@ static notrace bool kprobe_sparc_break(struct pt_regs *regs)
 	return *(kprobe_opcode_t *)addr != BREAKPOINT_INSTRUCTION;
 }
 
-NOKPROBE_SYMBOL(kprobe_sparc_break);
-
 /* "ta 0x71".  Return: true if it ends the step this CPU is doing. */
-static notrace bool kprobe_sparc_step_end(struct pt_regs *regs)
+static nokprobe_inline bool kprobe_sparc_step_end(struct pt_regs *regs)
 {
 	unsigned long addr = instruction_pointer(regs);
 	struct kprobe_cpu c = kprobe_cpu_this();
@@ -219,8 +217,6 @@ static notrace bool kprobe_sparc_step_end(struct pt_regs *regs)
 	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
-
-NOKPROBE_SYMBOL(kprobe_sparc_step_end);
 
 /**
  * kprobe_trap() - the trap table's entry for "ta 0x70" and "ta 0x71"

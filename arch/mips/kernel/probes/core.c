@@ -194,7 +194,7 @@ NOKPROBE_SYMBOL(kprobe_mips_reenter);
  * true if it was ours and @regs say where to resume, false to let
  * do_trap_or_bp() (kgdb, the oops) have it.
  */
-static notrace bool kprobe_mips_break(struct pt_regs *regs)
+static nokprobe_inline bool kprobe_mips_break(struct pt_regs *regs)
 {
 	unsigned long addr = regs->cp0_epc;
 	struct kprobe_cpu c;
@@ -225,14 +225,12 @@ static notrace bool kprobe_mips_break(struct pt_regs *regs)
 	return *(kprobe_opcode_t *)addr != BREAKPOINT_INSTRUCTION;
 }
 
-NOKPROBE_SYMBOL(kprobe_mips_break);
-
 /*
  * break 516 (DIE_SSTEPBP), interrupts disabled by the caller.  Return:
  * true if it ends the step this CPU is doing; the pc is then where the
  * probed code goes on.
  */
-static notrace bool kprobe_mips_step_end(struct pt_regs *regs)
+static nokprobe_inline bool kprobe_mips_step_end(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
 	struct kprobe_cpu c;
@@ -252,8 +250,6 @@ static notrace bool kprobe_mips_step_end(struct pt_regs *regs)
 	kprobe_step_done(p, regs, c, KPROBE_CPU_STEPPING);
 	return true;
 }
-
-NOKPROBE_SYMBOL(kprobe_mips_step_end);
 
 /**
  * kprobe_fault_handler() - an exception while this CPU runs a probe

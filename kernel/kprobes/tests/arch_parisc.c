@@ -47,6 +47,8 @@ const char *const kpkt_arch_refused[] = {
 	"handle_interruption",
 	"parisc_kprobe_break_handler",
 	"parisc_kprobe_ss_handler",
+	"kprobe_parisc_branch",		/* decode.c: called by the break */
+	"kprobe_parisc_compute",
 	"_switch_to",		/* parisc's __switch_to(), in entry.S */
 	NULL
 };

@@ -69,8 +69,18 @@ typedef u32 kprobe_opcode_t;
  * @KPROBE_PARISC_ADDB: ADDB/ADDIB: add and branch
  * @KPROBE_PARISC_MOVB: MOVB/MOVIB: move and branch
  * @KPROBE_PARISC_BB: BB: branch on a fixed bit
+ * @KPROBE_PARISC_LDO: LDO (LDI): a register plus a 14-bit displacement
+ * @KPROBE_PARISC_LDIL: LDIL: a left-aligned 21-bit immediate
+ * @KPROBE_PARISC_ADDIL: ADDIL: a register plus one, into %r1
+ * @KPROBE_PARISC_OR: OR (COPY, NOP) without a condition
+ * @KPROBE_PARISC_AND: AND without a condition
+ * @KPROBE_PARISC_XOR: XOR without a condition
+ * @KPROBE_PARISC_ANDCM: ANDCM without a condition
+ * @KPROBE_PARISC_ADDL: ADD,L and SHLADD,L (no carry, no trap) without a
+ *	condition
  *
- * All but the first are evaluated in the trap.
+ * All but the first are done in the trap: the branches evaluated, from
+ * KPROBE_PARISC_LDO on computed (kprobe_parisc_computed()).
  */
 enum kprobe_parisc_kind {
 	KPROBE_PARISC_STEP,
@@ -81,26 +91,44 @@ enum kprobe_parisc_kind {
 	KPROBE_PARISC_ADDB,
 	KPROBE_PARISC_MOVB,
 	KPROBE_PARISC_BB,
+	KPROBE_PARISC_LDO,
+	KPROBE_PARISC_LDIL,
+	KPROBE_PARISC_ADDIL,
+	KPROBE_PARISC_OR,
+	KPROBE_PARISC_AND,
+	KPROBE_PARISC_XOR,
+	KPROBE_PARISC_ANDCM,
+	KPROBE_PARISC_ADDL,
 };
+
+/* Whether a hit computes an instruction of @kind, no branch. */
+static inline bool kprobe_parisc_computed(u8 kind)
+{
+	return kind >= KPROBE_PARISC_LDO;
+}
 
 /**
  * struct arch_specific_insn - parisc per-probe data
  * @slot: the slot (KPROBE_PARISC_STEP), else NULL
  * @insn: the probed instruction
+ * @imm: a computed instruction's immediate, decoded once: the
+ *	displacement (LDO), the shifted immediate (LDIL, ADDIL), the shift
+ *	(ADDL); else 0
  * @kind: enum kprobe_parisc_kind
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *slot;
 	u32 insn;
+	u32 imm;
 	u8 kind;
 };
 
 /*
  * The per-CPU state machine is <asm-generic/kprobes-cpu.h>'s, drawn
- * there.  On parisc a hit is the first break; a branch completes in the
- * trap (moves (2), (4)), anything else is stepped from the slot and the
- * step is over (moves (5), (6), pop) at the second break.  A re-entered
- * hit pushes only to step a copy.
+ * there.  On parisc a hit is the first break; a branch or a computed
+ * instruction completes in the trap (moves (2), (4)), anything else is
+ * stepped from the slot and the step is over (moves (5), (6), pop) at
+ * the second break.  A re-entered hit pushes only to step a copy.
  *
  * handle_interruption() enables interrupts when the trapping context had
  * them: the handlers disable them, and a step keeps preemption disabled

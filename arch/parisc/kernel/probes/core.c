@@ -10,8 +10,10 @@
  *   1. handle_break() calls parisc_kprobe_break_handler(), which disables
  *      interrupts, finds the site and runs the pre handler (state HANDLER);
  *   2. a branch is evaluated (kprobe_parisc_branch()): the interruption
- *      queue becomes [its delay slot, its outcome], the hit is over here
- *      (state POST or IDLE);
+ *      queue becomes [its delay slot, its outcome]; a common instruction
+ *      that only writes a register is computed (kprobe_parisc_compute()):
+ *      the queue moves on by one; either way the hit is over here (state
+ *      POST or IDLE);
  *   3. else the queue becomes [slot, slot + 4], with PSW I clear in the
  *      interrupted PSW and preemption disabled; the back of the queue at
  *      the break, where the probed instruction was to go on, is kept per
@@ -64,16 +66,26 @@ static nokprobe_inline void kprobe_set_queue(struct pt_regs *regs,
 		regs->gr[0] &= ~PSW_N;
 }
 
-/* A branch at @p: evaluated, the queue goes on with its delay slot. */
+/*
+ * The instruction at @p done in the trap: computed, the queue goes on
+ * with what followed it; a branch evaluated, with its delay slot.
+ */
 static nokprobe_inline void kprobe_parisc_simulate(struct kprobe_hit_site *p,
 						   struct pt_regs *regs)
 {
+	unsigned long next = regs->iaoq[1];
 	unsigned long target;
 	bool nullify;
 
-	kprobe_parisc_branch(&p->ainsn, regs, (unsigned long)p->addr,
-			     &target, &nullify);
-	kprobe_set_queue(regs, regs->iaoq[1], target, nullify);
+	if (kprobe_parisc_computed(p->ainsn.kind)) {
+		kprobe_parisc_compute(&p->ainsn, regs);
+		target = next + sizeof(kprobe_opcode_t);
+		nullify = false;
+	} else {
+		kprobe_parisc_branch(&p->ainsn, regs, (unsigned long)p->addr,
+				     &target, &nullify);
+	}
+	kprobe_set_queue(regs, next, target, nullify);
 }
 
 /*

@@ -16,6 +16,13 @@
  * interruption queue at [the branch's successor, the target], so that the
  * delay-slot instruction runs in place, and asks for it to be nullified
  * when the ",n" completer says so.
+ *
+ * The commonest instructions that neither branch, nullify, trap nor touch
+ * memory or the PSW are computed here as well (kprobe_parisc_compute()):
+ * register copies and nops, the logical operations, the adds that leave
+ * the carries alone, LDO, LDIL and ADDIL.  A hit on one is then a single
+ * break, with no slot.  The adds that set the carry bits (ADD, SUB, ...)
+ * and anything with a condition are stepped.
  */
 #include "parisc-kprobes.h"
 
@@ -24,8 +31,12 @@
 
 /* Major opcodes (bits 0..5). */
 #define PA_OP_SYS	0x00
+#define PA_OP_ARITH	0x02
 #define PA_OP_SPOP	0x04
 #define PA_OP_DIAG	0x05
+#define PA_OP_LDIL	0x08
+#define PA_OP_ADDIL	0x0a
+#define PA_OP_LDO	0x0d
 #define PA_OP_COMBT	0x20
 #define PA_OP_COMIBT	0x21
 #define PA_OP_COMBF	0x22
@@ -60,6 +71,23 @@
 #define PA_SYS_MTCTL	0xc2
 #define PA_SYS_MTSARCM	0xc6
 
+/*
+ * PA_OP_ARITH: bits 16..18 the condition, 19 its negation, 20..25 the
+ * sub-opcode, 26 (PA 2.0) the doubleword condition, 27..31 the target.
+ * The computed ones have all of 16..19 and 26 clear: no condition.
+ */
+#define PA_ARITH_MASK	0x0000ffe0U
+#define PA_ARITH_ANDCM	0x00
+#define PA_ARITH_AND	0x08
+#define PA_ARITH_OR	0x09
+#define PA_ARITH_XOR	0x0a
+/* ADD,L, then SHLADD,L by 1, 2, 3: the shift in the two low bits. */
+#define PA_ARITH_ADDL	0x28
+#define PA_ARITH_SHLADDL3	0x2b
+
+/* LDO's bits 16..17, clear in the form computed here. */
+#define PA_LDO_S_MASK	0x0000c000U
+
 /* BB's bits 16..18: the condition (bit 16) and the 32-bit form, "10". */
 #define PA_BB_FORM_MASK	0x3U
 #define PA_BB_FORM_32	0x2U
@@ -93,6 +121,29 @@ static inline bool pa_nullify_bit(u32 insn)
 static inline u32 pa_im5(u32 field)
 {
 	return (u32)((field & 1) ? -16 : 0) + (field >> 1);
+}
+
+/* LDO's 14-bit displacement, bits 18..31, its sign in the lowest bit. */
+static u32 pa_im14(u32 insn)
+{
+	u32 field = insn & 0x3fff;
+
+	return (u32)((field & 1) ? -8192 : 0) + (field >> 1);
+}
+
+/*
+ * LDIL's and ADDIL's 21-bit immediate, bits 11..31, scattered as the
+ * manuals' assemble_21() gathers it (fields by their bit numbers in
+ * the instruction): 31 (the sign), 20..30, 16..17, 11..15, 18..19; it
+ * is the top 21 bits of the value.
+ */
+static u32 pa_im21(u32 insn)
+{
+	u32 v = (insn & 1) << 20 | ((insn >> 1) & 0x7ff) << 9 |
+		((insn >> 14) & 0x3) << 7 | ((insn >> 16) & 0x1f) << 2 |
+		((insn >> 12) & 0x3);
+
+	return v << 11;
 }
 
 /*
@@ -248,6 +299,29 @@ static bool pa_sys_steppable(u32 insn)
 	return false;
 }
 
+/* The computed kind of a PA_OP_ARITH word, or KPROBE_PARISC_STEP. */
+static u8 pa_decode_arith(u32 insn, u32 *imm)
+{
+	u32 sub = (insn >> 6) & 0x3f;
+
+	if ((insn & PA_ARITH_MASK) != sub << 6)
+		return KPROBE_PARISC_STEP;	/* a condition, or a d bit */
+	switch (sub) {
+	case PA_ARITH_ANDCM:
+		return KPROBE_PARISC_ANDCM;
+	case PA_ARITH_AND:
+		return KPROBE_PARISC_AND;
+	case PA_ARITH_OR:
+		return KPROBE_PARISC_OR;
+	case PA_ARITH_XOR:
+		return KPROBE_PARISC_XOR;
+	case PA_ARITH_ADDL ... PA_ARITH_SHLADDL3:
+		*imm = sub & 0x3;
+		return KPROBE_PARISC_ADDL;
+	}
+	return KPROBE_PARISC_STEP;
+}
+
 /**
  * kprobe_parisc_decode() - how a hit runs @insn
  * @insn: the probed instruction
@@ -264,8 +338,26 @@ int kprobe_parisc_decode(u32 insn, struct arch_specific_insn *ai,
 			 const char **why)
 {
 	u8 kind = KPROBE_PARISC_STEP;
+	u32 imm = 0;
 
 	switch (pa_op(insn)) {
+	case PA_OP_ARITH:
+		kind = pa_decode_arith(insn, &imm);
+		break;
+	case PA_OP_LDO:
+		if (!(insn & PA_LDO_S_MASK)) {
+			kind = KPROBE_PARISC_LDO;
+			imm = pa_im14(insn);
+		}
+		break;
+	case PA_OP_LDIL:
+		kind = KPROBE_PARISC_LDIL;
+		imm = pa_im21(insn);
+		break;
+	case PA_OP_ADDIL:
+		kind = KPROBE_PARISC_ADDIL;
+		imm = pa_im21(insn);
+		break;
 	case PA_OP_SYS:
 		if (!pa_sys_steppable(insn)) {
 			*why = "a break, rfi or system mask instruction";
@@ -317,9 +409,61 @@ int kprobe_parisc_decode(u32 insn, struct arch_specific_insn *ai,
 		break;
 	}
 	ai->insn = insn;
+	ai->imm = imm;
 	ai->kind = kind;
 	return 0;
 }
+
+/**
+ * kprobe_parisc_compute() - compute the instruction a probe replaced
+ * @ai: the site's decoded instruction, kprobe_parisc_computed()
+ * @regs: the registers at the break; its target register is written
+ *
+ * The instruction neither branches nor nullifies: the caller moves the
+ * interruption queue on by one word.  The three-register forms read
+ * r1 from bits 11..15 and r2 from bits 6..10 (ANDCM: r1 & ~r2; SHLADD,L:
+ * (r1 << sa) + r2) and write bits 27..31; LDO reads its base at 6..10
+ * and writes 11..15; LDIL writes 6..10; ADDIL reads 6..10 and writes %r1.
+ * Context: hit.
+ */
+void kprobe_parisc_compute(const struct arch_specific_insn *ai,
+			   struct pt_regs *regs)
+{
+	u32 insn = ai->insn;
+	u32 r1 = pa_gr(regs, pa_x(insn));
+	u32 r2 = pa_gr(regs, pa_b(insn));
+	u32 v;
+
+	switch (ai->kind) {
+	case KPROBE_PARISC_LDO:
+		pa_set_gr(regs, pa_x(insn), r2 + ai->imm);
+		return;
+	case KPROBE_PARISC_LDIL:
+		pa_set_gr(regs, pa_b(insn), ai->imm);
+		return;
+	case KPROBE_PARISC_ADDIL:
+		regs->gr[1] = r2 + ai->imm;
+		return;
+	case KPROBE_PARISC_OR:
+		v = r1 | r2;
+		break;
+	case KPROBE_PARISC_AND:
+		v = r1 & r2;
+		break;
+	case KPROBE_PARISC_XOR:
+		v = r1 ^ r2;
+		break;
+	case KPROBE_PARISC_ANDCM:
+		v = r1 & ~r2;
+		break;
+	default:	/* KPROBE_PARISC_ADDL */
+		v = (r1 << ai->imm) + r2;
+		break;
+	}
+	pa_set_gr(regs, insn & 0x1f, v);
+}
+
+NOKPROBE_SYMBOL(kprobe_parisc_compute);
 
 /* A conditional branch: taken, and then whether the delay slot runs. */
 static bool pa_cond_nullifies(u32 insn, bool taken)
@@ -405,3 +549,5 @@ bool kprobe_parisc_branch(const struct arch_specific_insn *ai,
 	*target = taken ? addr + 8 + pa_disp12(insn) : slot_pc + 4;
 	return taken;
 }
+
+NOKPROBE_SYMBOL(kprobe_parisc_branch);

@@ -7,7 +7,8 @@
  * used here.
  *
  *   decode.c     pure: an instruction in, how a hit runs it or why it is
- *                refused out; the branch evaluator
+ *                refused out; the branch evaluator, the computed
+ *                instructions
  *   core.c       prepare/arm/disarm/remove, the break, step and fault
  *                handlers, the blacklist
  *   ftrace.c     probes on the patchable function entries
@@ -46,6 +47,8 @@ int kprobe_parisc_decode(u32 insn, struct arch_specific_insn *ai,
 bool kprobe_parisc_branch(const struct arch_specific_insn *ai,
 			  struct pt_regs *regs, unsigned long addr,
 			  unsigned long *target, bool *nullify);
+void kprobe_parisc_compute(const struct arch_specific_insn *ai,
+			   struct pt_regs *regs);
 
 /* kretprobe.c, called from kretprobe_trampoline.S */
 __visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);

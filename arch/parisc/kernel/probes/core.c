@@ -68,7 +68,9 @@ static nokprobe_inline void kprobe_set_queue(struct pt_regs *regs,
 
 /*
  * The instruction at @p done in the trap: computed, the queue goes on
- * with what followed it; a branch evaluated, with its delay slot.
+ * with what followed it; a branch evaluated, with its delay slot.  PSW
+ * N is clear at a break that trapped (a nullified break would not have),
+ * and a computed instruction leaves it so.
  */
 static nokprobe_inline void kprobe_parisc_simulate(struct kprobe_hit_site *p,
 						   struct pt_regs *regs)
@@ -79,12 +81,12 @@ static nokprobe_inline void kprobe_parisc_simulate(struct kprobe_hit_site *p,
 
 	if (kprobe_parisc_computed(p->ainsn.kind)) {
 		kprobe_parisc_compute(&p->ainsn, regs);
-		target = next + sizeof(kprobe_opcode_t);
-		nullify = false;
-	} else {
-		kprobe_parisc_branch(&p->ainsn, regs, (unsigned long)p->addr,
-				     &target, &nullify);
+		regs->iaoq[0] = next;
+		regs->iaoq[1] = next + sizeof(kprobe_opcode_t);
+		return;
 	}
+	kprobe_parisc_branch(&p->ainsn, regs, (unsigned long)p->addr,
+			     &target, &nullify);
 	kprobe_set_queue(regs, next, target, nullify);
 }
 

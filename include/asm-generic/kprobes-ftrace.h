@@ -66,7 +66,10 @@ static __always_inline bool kprobe_ftrace_hit(struct kprobe_cpu c,
 		instruction_pointer_set(regs,
 					(unsigned long)p->addr + MCOUNT_INSN_SIZE);
 		kprobe_cpu_set_state(c, KPROBE_CPU_HANDLER, KPROBE_CPU_POST);
-		kprobe_hit_post(p, regs, c.cur);
+		if (ARCH_KPROBE_PERCPU_DIRECT)
+			kprobe_hit_post_here(p, regs);
+		else
+			kprobe_hit_post(p, regs, c.cur);
 		kprobe_cpu_move_state(c, KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
 		kprobe_cpu_set_state(c, KPROBE_CPU_HANDLER, KPROBE_CPU_IDLE);

@@ -723,32 +723,56 @@ static __always_inline int kprobe_hit_pre(struct kprobe_hit_site *p,
 	return kprobe_hit_pre_all(p, regs);
 }
 
+/*
+ * The body of kprobe_hit_post() and kprobe_hit_post_here(): @here (a
+ * constant) says whether current_kprobe is reached through the per-CPU
+ * base or through @cur.  The handler is read once, before the store to
+ * current_kprobe, which the compiler cannot tell from a store to it.
+ */
+static __always_inline void __kprobe_hit_post(struct kprobe_hit_site *p,
+					      struct pt_regs *regs,
+					      struct kprobe **cur, bool here)
+{
+	struct kprobe *m = READ_ONCE(p->solo);
+	kprobe_post_handler_t post;
+
+	if (!m) {
+		kprobe_hit_post_all(p, regs);
+		return;
+	}
+	post = m->post_handler;
+	if (!post)
+		return;
+	if (here)
+		__this_cpu_write(current_kprobe, m);
+	else
+		WRITE_ONCE(*cur, m);
+	post(m, regs, 0);
+}
+
 /**
  * kprobe_hit_post() - run the post handlers of a hit site
  * @p: the site, whose @post the caller found true
  * @regs: the registers after the probed instruction
- * @cur: this CPU's current_kprobe as the caller holds it (struct
- *	kprobe_cpu's @cur), or NULL to reach it through the per-CPU base
+ * @cur: this CPU's current_kprobe, as the caller holds it (struct
+ *	kprobe_cpu's @cur): never NULL
  *
+ * kprobe_hit_post_here() is the same for a caller that holds no pointer
+ * (x86: a per-CPU access is one instruction there).
  * Context: hit, as kprobe_hit_pre().
  */
 static __always_inline void kprobe_hit_post(struct kprobe_hit_site *p,
 					    struct pt_regs *regs,
 					    struct kprobe **cur)
 {
-	struct kprobe *m = READ_ONCE(p->solo);
+	__kprobe_hit_post(p, regs, cur, false);
+}
 
-	if (!m) {
-		kprobe_hit_post_all(p, regs);
-		return;
-	}
-	if (!m->post_handler)
-		return;
-	if (cur)
-		WRITE_ONCE(*cur, m);
-	else
-		__this_cpu_write(current_kprobe, m);
-	m->post_handler(m, regs, 0);
+/* kprobe_hit_post(), current_kprobe through the per-CPU base. */
+static __always_inline void kprobe_hit_post_here(struct kprobe_hit_site *p,
+						 struct pt_regs *regs)
+{
+	__kprobe_hit_post(p, regs, NULL, true);
 }
 
 /*

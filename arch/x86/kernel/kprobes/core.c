@@ -184,7 +184,7 @@ __visible notrace void kprobe_post_trampoline_handler(struct pt_regs *regs)
 
 	if (READ_ONCE(p->post)) {
 		kprobe_move_state_here(KPROBE_CPU_STEPPING, KPROBE_CPU_POST);
-		kprobe_hit_post(p, regs, NULL);
+		kprobe_hit_post_here(p, regs);
 		kprobe_move_state_here(KPROBE_CPU_POST, KPROBE_CPU_IDLE);
 	} else {
 		kprobe_move_state_here(KPROBE_CPU_STEPPING, KPROBE_CPU_IDLE);

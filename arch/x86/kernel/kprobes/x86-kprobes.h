@@ -163,7 +163,7 @@ static nokprobe_inline void kprobe_run_post(struct kprobe_hit_site *p,
 {
 	if (READ_ONCE(p->post)) {
 		kprobe_set_state(kcb, KPROBE_CPU_POST);
-		kprobe_hit_post(p, regs, NULL);
+		kprobe_hit_post_here(p, regs);
 	}
 }
 

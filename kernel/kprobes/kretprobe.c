@@ -28,11 +28,14 @@
  * way a hit can miss.
  *
  * Where the CPU has no 64-bit cmpxchg (CONFIG_GENERIC_ATOMIC64: 32-bit
- * mips and powerpc, ARMv6, ...) the atomic64 operations are themselves a
- * hashed spinlock taken with interrupts off; the stack is then a plain
- * list under an arch_spinlock_t of the pool's own, taken the same way:
- * fewer instructions, the same guarantees (an NMI that hit a kretprobe
- * while its CPU held the lock would deadlock with either).
+ * mips and powerpc, parisc, ARMv6, ...) the atomic64 operations are
+ * themselves a hashed spinlock taken with interrupts off; the stack is
+ * then a plain list under an arch_spinlock_t of the pool's own, taken the
+ * same way: fewer instructions, the same guarantees (an NMI that hit a
+ * kretprobe while its CPU held the lock would deadlock with either).  The
+ * pool's reference count is then a plain count under that lock too,
+ * changed with the list: no atomic of its own (on parisc another hashed
+ * spinlock) on every entry and return.
  *
  * A pool holds a reference for the registration and one per instance in
  * flight.  Unregistering clears the back-pointer
@@ -61,11 +64,12 @@
  *	a token is an instance's byte offset in @slots plus one, 0 is none,
  *	and each free instance's @free_next holds the next one's
  * @lock: with CONFIG_GENERIC_ATOMIC64, guards @free, whose tag is then
- *	unused (pool_take_locked())
+ *	unused, and @ref (pool_take_locked())
  * @ref: one for the registration plus one per instance taken: at most
  *	maxactive + 1, which kretprobe_pool_addressable() keeps far below
  *	INT_MAX, so a plain atomic_t (refcount_t's saturation checks would
- *	cost every entry and every return and can never fire here)
+ *	cost every entry and every return and can never fire here); with
+ *	CONFIG_GENERIC_ATOMIC64 its counter is a plain int under @lock
  * @rp: the owner; NULL from the moment unregistration starts
  * @reap: link on kretprobe_reap_list once the last reference is gone
  * @slots: the instances, each followed by its private data
@@ -148,31 +152,40 @@ pool_take_locked(struct kretprobe_pool *pool)
 	unsigned long flags;
 	u32 top;
 
-	/* Under the lock @free is just the top token: no tag. */
+	/* Under the lock @free is just the top token, @ref a plain count. */
 	local_irq_save(flags);
 	arch_spin_lock(&pool->lock);
 	top = pool->free.counter;
 	if (top) {
 		ri = pool_slot(pool, top);
 		pool->free.counter = ri->free_next;
+		pool->ref.counter++;
 	}
 	arch_spin_unlock(&pool->lock);
 	local_irq_restore(flags);
 	return ri;
 }
 
-/* __kretprobe_recycle()'s push, the same way. */
-static nokprobe_inline void pool_give_locked(struct kretprobe_pool *pool,
+/*
+ * __kretprobe_recycle()'s push and its reference, the same way; @ri may be
+ * NULL (a reference only).  Return: true if that was the last reference.
+ */
+static nokprobe_inline bool pool_give_locked(struct kretprobe_pool *pool,
 					     struct kretprobe_instance *ri)
 {
 	unsigned long flags;
+	bool last;
 
 	local_irq_save(flags);
 	arch_spin_lock(&pool->lock);
-	ri->free_next = pool->free.counter;
-	pool->free.counter = pool_token(pool, ri);
+	if (ri) {
+		ri->free_next = pool->free.counter;
+		pool->free.counter = pool_token(pool, ri);
+	}
+	last = !--pool->ref.counter;
 	arch_spin_unlock(&pool->lock);
 	local_irq_restore(flags);
+	return last;
 }
 
 static nokprobe_inline struct kretprobe_instance *
@@ -182,12 +195,8 @@ kretprobe_pool_take(struct kretprobe_pool *pool)
 	s64 old;
 	u32 next;
 
-	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64)) {
-		ri = pool_take_locked(pool);
-		if (ri)
-			atomic_inc(&pool->ref);
-		return ri;
-	}
+	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64))
+		return pool_take_locked(pool);
 
 	old = pool_guess(pool);
 	do {
@@ -228,8 +237,14 @@ static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
  */
 static void kretprobe_pool_put_task(struct kretprobe_pool *pool)
 {
+	bool last;
+
 	might_sleep();
-	if (atomic_dec_and_test(&pool->ref))
+	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64))
+		last = pool_give_locked(pool, NULL);
+	else
+		last = atomic_dec_and_test(&pool->ref);
+	if (last)
 		kvfree(pool);
 }
 
@@ -240,8 +255,8 @@ static nokprobe_inline void __kretprobe_recycle(struct kretprobe_instance *ri)
 	s64 old;
 
 	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64)) {
-		pool_give_locked(pool, ri);
-		kretprobe_pool_put(pool);
+		if (pool_give_locked(pool, ri))
+			kretprobe_pool_release(pool);
 		return;
 	}
 

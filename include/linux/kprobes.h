@@ -310,7 +310,11 @@ static nokprobe_inline void *kretprobe_trampoline_addr(void)
 
 static nokprobe_inline bool is_kretprobe_trampoline(unsigned long addr)
 {
-	return (void *)addr == kretprobe_trampoline_addr();
+	/*
+	 * As integers: gcc compares two pointers on parisc through a call of
+	 * its function pointer canonicalizer for each.
+	 */
+	return addr == (unsigned long)kretprobe_trampoline_addr();
 }
 
 /*

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * parisc kretprobes: diverting the return address at function entry, and
- * the C half of the return trampoline (kretprobe_trampoline.S).  The
- * instance pool and the handler loop are generic (kernel/kprobes/).
+ * parisc kretprobes: diverting the return address at function entry.  The
+ * return trampoline (kretprobe_trampoline.S) calls the generic handler
+ * loop, kretprobe_trampoline_handler(), itself: the %sp it returned with
+ * is the frame (ri->fp), and the handler points the instruction address
+ * in pt_regs at the real return address before any handler runs.  The
+ * instance pool is generic too (kernel/kprobes/).
  */
 #include "parisc-kprobes.h"
 
@@ -25,20 +28,3 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri,
 }
 
 NOKPROBE_SYMBOL(arch_prepare_kretprobe);
-
-/**
- * arch_kretprobe_trampoline_callback() - run the return handlers
- * @regs: built by the trampoline; regs->gr[30] is the %sp the probed
- *	function returned with, i.e. its %sp at entry (ri->fp)
- *
- * kretprobe_trampoline_handler() points the instruction address in
- * @regs at the real return address before the handlers run.
- *
- * Return: the address the trampoline returns to.
- */
-__visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs)
-{
-	return kretprobe_trampoline_handler(regs, (void *)regs->gr[30]);
-}
-
-NOKPROBE_SYMBOL(arch_kretprobe_trampoline_callback);

@@ -6,11 +6,15 @@
  * so its "bv %r0(%rp)" lands here with %sp back at its value at entry
  * (ri->fp).  The stack grows up: the trampoline takes PT_SZ_ALGN bytes
  * above %sp, a struct pt_regs and the frame marker of the call it makes,
- * saves the registers there, lets the C callback run the return handlers
- * and returns to the real address with %rp holding it, as after a plain
- * return.  The return values %r28 and %r29 and the other caller-saved
- * registers are loaded back from pt_regs, where a handler may have
- * changed them; %r3 - %r18 are the callback's to keep.
+ * saves the registers there, calls kretprobe_trampoline_handler(regs,
+ * the %sp at entry) to run the return handlers and returns to the real
+ * address with %rp holding it, as after a plain return.  The return
+ * values %r28 and %r29, which a handler may have changed, and %r27 (%dp)
+ * are loaded back from pt_regs; %r3 - %r18 are the handler's to keep;
+ * the other caller-saved registers are dead at a return, whatever the
+ * handlers wrote there.  The instruction address is not saved:
+ * kretprobe_trampoline_handler() sets it to the real return address
+ * before any handler runs.
  *
  * It lives in .kprobes.text: no probe may hit it before its pt_regs
  * exist.
@@ -59,14 +63,11 @@ ENTRY_CFI(arch_kretprobe_trampoline, frame=PT_SZ_ALGN, CALLS)
 	/* The system mask: PSW I as the function returned, for the handlers */
 	ssm	0, %r19
 	STREG	%r19, PT_PSW(%r1)
-	load32	arch_kretprobe_trampoline, %r19
-	STREG	%r19, PT_IAOQ0(%r1)
-	ldo	4(%r19), %r19
-	STREG	%r19, PT_IAOQ1(%r1)
 
-	/* arch_kretprobe_trampoline_callback(regs) */
+	/* kretprobe_trampoline_handler(regs, ri->fp) */
 	copy	%r1, %r26
-	load32	arch_kretprobe_trampoline_callback, %r19
+	copy	%r1, %r25
+	load32	kretprobe_trampoline_handler, %r19
 	load32	.Lkretprobe_back, %rp
 	bv	%r0(%r19)
 	nop
@@ -75,18 +76,9 @@ ENTRY_CFI(arch_kretprobe_trampoline, frame=PT_SZ_ALGN, CALLS)
 	copy	%r28, %rp
 	ldo	-PT_SZ_ALGN(%sp), %r1
 
-	LDREG	PT_GR19(%r1), %r19
-	LDREG	PT_GR20(%r1), %r20
-	LDREG	PT_GR21(%r1), %r21
-	LDREG	PT_GR22(%r1), %r22
-	LDREG	PT_GR23(%r1), %r23
-	LDREG	PT_GR24(%r1), %r24
-	LDREG	PT_GR25(%r1), %r25
-	LDREG	PT_GR26(%r1), %r26
 	LDREG	PT_GR27(%r1), %r27
 	LDREG	PT_GR28(%r1), %r28
 	LDREG	PT_GR29(%r1), %r29
-	LDREG	PT_GR31(%r1), %r31
 	bv	%r0(%rp)
 	copy	%r1, %sp
 ENDPROC_CFI(arch_kretprobe_trampoline)

@@ -50,7 +50,4 @@ bool kprobe_parisc_branch(const struct arch_specific_insn *ai,
 void kprobe_parisc_compute(const struct arch_specific_insn *ai,
 			   struct pt_regs *regs);
 
-/* kretprobe.c, called from kretprobe_trampoline.S */
-__visible unsigned long arch_kretprobe_trampoline_callback(struct pt_regs *regs);
-
 #endif /* _PARISC_KERNEL_PROBES_KPROBES_H */

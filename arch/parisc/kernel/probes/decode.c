@@ -117,18 +117,13 @@ static inline bool pa_nullify_bit(u32 insn)
 	return insn & 0x2;
 }
 
-/* A 5-bit immediate whose sign is its lowest bit. */
-static inline u32 pa_im5(u32 field)
+/*
+ * An immediate of @bits bits whose sign is its lowest bit (PA-RISC's
+ * "low sign" form): COMIB's and ADDIB's 5 bits, LDO's 14.
+ */
+static inline u32 pa_low_sign(u32 field, unsigned int bits)
 {
-	return (u32)((field & 1) ? -16 : 0) + (field >> 1);
-}
-
-/* LDO's 14-bit displacement, bits 18..31, its sign in the lowest bit. */
-static u32 pa_im14(u32 insn)
-{
-	u32 field = insn & 0x3fff;
-
-	return (u32)((field & 1) ? -8192 : 0) + (field >> 1);
+	return (u32)((field & 1) ? -(1 << (bits - 1)) : 0) + (field >> 1);
 }
 
 /*
@@ -347,7 +342,7 @@ int kprobe_parisc_decode(u32 insn, struct arch_specific_insn *ai,
 	case PA_OP_LDO:
 		if (!(insn & PA_LDO_S_MASK)) {
 			kind = KPROBE_PARISC_LDO;
-			imm = pa_im14(insn);
+			imm = pa_low_sign(insn & 0x3fff, 14);
 		}
 		break;
 	case PA_OP_LDIL:
@@ -499,7 +494,7 @@ bool kprobe_parisc_branch(const struct arch_specific_insn *ai,
 	u32 b = pa_gr(regs, pa_b(insn));
 	bool imm = pa_op(insn) & 1;
 	bool negate = pa_op(insn) & 2;
-	u32 x = imm ? pa_im5(pa_x(insn)) : pa_gr(regs, pa_x(insn));
+	u32 x = imm ? pa_low_sign(pa_x(insn), 5) : pa_gr(regs, pa_x(insn));
 	unsigned long slot_pc = regs->iaoq[1] & ~3UL;
 	bool taken;
 

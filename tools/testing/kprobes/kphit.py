@@ -60,6 +60,7 @@ COPY_BYTES = 16
 SHF_EXECINSTR = 0x4
 SHT_SYMTAB = 2
 STT_NOTYPE, STT_FUNC = 0, 2
+EM_ARM = 40
 
 
 # ---- ELF ---------------------------------------------------------------
@@ -74,6 +75,7 @@ class Elf:
 			raise ValueError(f'{path}: not ELF')
 		self.is64 = d[4] == 2
 		self.order = e = '<' if d[5] == 1 else '>'
+		self.machine, = struct.unpack_from(e + 'H', d, 0x12)
 		if self.is64:
 			shoff, = struct.unpack_from(e + 'Q', d, 0x28)
 			shentsize, shnum, shstrndx = struct.unpack_from(e + 'HHH', d, 0x3a)
@@ -120,7 +122,10 @@ class Elf:
 		raise KeyError(name)
 
 	def symbols(self):
-		"""[(name, value, size, type, shndx)] of the symbol table."""
+		"""[(name, value, size, type, shndx)] of the symbol table.
+		An ARM function's value is its address: bit 0 of it says the
+		function is Thumb code (the ARM ELF ABI), which a Thumb-2
+		kernel's and its modules' functions all are."""
 		out = []
 		ent = 24 if self.is64 else 16
 		for s in self.sections:
@@ -135,6 +140,8 @@ class Elf:
 				else:
 					name, value, size, info, _, shndx = \
 						struct.unpack_from(self.order + 'IIIBBH', self.data, o)
+				if self.machine == EM_ARM and info & 0xf == STT_FUNC:
+					value &= ~1
 				out.append((self._str(strtab, name), value, size, info & 0xf, shndx))
 		return out
 

@@ -381,9 +381,10 @@ class RealHitTest(unittest.TestCase):
 		self.assertEqual(got['r'][0], {'trap': 151, 'own': 229, 'handler': 4, 'target': 2})
 
 
-def write_elf(path, syms, text=b'\x90' * 32):
-	"""A minimal little-endian ELF64: .text at 0x1000 and a symbol table
-	of syms [(name, value, size, type)]."""
+def write_elf(path, syms, text=b'\x90' * 32, machine=62):
+	"""A minimal little-endian ELF64 of machine (EM_*; x86-64 unless
+	told): .text at 0x1000 and a symbol table of syms [(name, value,
+	size, type)]."""
 	shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
 	strtab = b'\0' + b''.join(n.encode() + b'\0' for n, _, _, _ in syms)
 	symtab = b'\0' * 24
@@ -397,7 +398,7 @@ def write_elf(path, syms, text=b'\x90' * 32):
 		base + len(text) + len(symtab) + len(strtab)]
 	shoff = base + len(body)
 	hdr = b'\x7fELF\x02\x01\x01' + b'\0' * 9 + struct.pack(
-		'<HHIQQQIHHHHHH', 1, 62, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 5, 4)
+		'<HHIQQQIHHHHHH', 1, machine, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 5, 4)
 	sh = b'\0' * 64
 	sh += struct.pack('<IIQQQQIIQQ', 1, 1, 6, 0x1000, offs[0], len(text), 0, 0, 16, 0)
 	sh += struct.pack('<IIQQQQIIQQ', 7, 2, 0, 0, offs[1], len(symtab), 3, 1, 8, 24)
@@ -433,6 +434,17 @@ class ElfAndObjectsTest(unittest.TestCase):
 		hdr[32] ^= 1	# sh_size: another module's .text
 		self.assertIsNone(e.loaded_at(1, bytes(hdr)))
 		self.assertIsNone(e.loaded_at(1, bytes(hdr[:40])))
+
+	def test_elf_thumb_functions(self):
+		# ARM: a function's bit 0 is the Thumb bit, not its address;
+		# a label keeps its value.  Elsewhere bit 0 is an address bit.
+		syms = [('t', 0x1001, 8, 2), ('lbl', 0x1009, 0, 0), ('a', 0x1010, 4, 2)]
+		path = os.path.join(self.dir.name, 'arm.o')
+		write_elf(path, syms, machine=kphit.EM_ARM)
+		self.assertEqual(kphit.Elf(path).code_symbols(),
+				 [('t', 0x1000, 8), ('lbl', 0x1009, 0), ('a', 0x1010, 4)])
+		write_elf(path, syms)
+		self.assertEqual(kphit.Elf(path).code_symbols()[0], ('t', 0x1001, 8))
 
 	def touch(self, *paths):
 		for p in paths:

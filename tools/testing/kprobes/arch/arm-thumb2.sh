@@ -20,9 +20,13 @@ GATE_CONFIG='THUMB2_KERNEL'
 # Upstream has no OPTPROBES on Thumb-2 kernels (arch/arm/Kconfig).
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS'
 GATE_LOST=
-# No make hitcount (arm.sh's keys are for ARM mode): in Thumb state lr has
-# bit 0 set, so hitcount.py's return test (pc == lr) never holds.
-HITCOUNT_GDB=
+# make hitcount: arm.sh's keys but the return address, which in Thumb
+# state has bit 0 set in lr (a pc never has): masked, hitcount.py's return
+# test (pc == the entry's RA) and kphit.py's call regions hold.  The
+# module's and vmlinux's function symbols carry the Thumb bit too;
+# kphit.Elf clears it on any ARM ELF.
+# shellcheck disable=SC2016 # gdb's registers, not the shell's
+HITCOUNT_RA='$lr & ~1'
 # More skips than arm's: kprobe_opt_types.tc finds "arm*" in uname -m and
 # writes the optimization sysctl, which a kernel without OPTPROBES (every
 # Thumb-2 kernel, ours and upstream's) does not have.

@@ -641,6 +641,8 @@ void kretprobe_unregister_tail(struct kretprobe *rp);
 bool kprobe_is_kretprobe(struct kprobe *p);
 /* Append " empty=N refused=N" to debugfs "missed" (no newline). */
 void kretprobe_show_missed(struct seq_file *m, struct kprobe *p);
+/* Instance pools not yet freed (KUnit). */
+int kretprobe_pools_alive(void);
 #else
 static inline void kretprobe_orphan_locked(struct kretprobe *rp) { }
 static inline void kretprobe_unregister_tail(struct kretprobe *rp) { }

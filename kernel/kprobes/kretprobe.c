@@ -32,17 +32,19 @@
  * themselves a hashed spinlock taken with interrupts off; the stack is
  * then a plain list under an arch_spinlock_t of the pool's own, taken the
  * same way: fewer instructions, the same guarantees (an NMI that hit a
- * kretprobe while its CPU held the lock would deadlock with either).  The
- * pool's reference count is then a plain count under that lock too,
- * changed with the list: no atomic of its own (on parisc another hashed
- * spinlock) on every entry and return.
+ * kretprobe while its CPU held the lock would deadlock with either).
  *
- * A pool holds a reference for the registration and one per instance in
- * flight.  Unregistering clears the back-pointer
- * (get_kretprobe() then returns NULL), waits for a grace period and drops
- * the registration's reference, freeing the pool if nothing is in flight;
- * otherwise the last instance to come home hands the pool to an irq_work
- * for freeing, since that may happen in an NMI.
+ * Lifetime: while its kretprobe is registered a pool counts nothing, so
+ * an entry and a return touch the free stack only.  Unregistering orphans
+ * the pool (clears its back-pointer: get_kretprobe() then returns NULL)
+ * and waits for a grace period; every return that still found the
+ * back-pointer has then pushed its instance, and every later one finds
+ * it NULL and only counts itself out of @out instead (it will never be
+ * taken again).  Nothing moves on the free stack any more, so
+ * kretprobe_unregister_tail() counts what is on it and adds the number
+ * of instances that were out to @out: whoever brings @out to zero, that
+ * call or the last orphaned return, frees the pool, the latter through
+ * an irq_work (it may be in an NMI).
  */
 #include "internal.h"
 
@@ -57,6 +59,7 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 /**
  * struct kretprobe_pool - the instances of one kretprobe
@@ -64,20 +67,22 @@
  *	a token is an instance's byte offset in @slots plus one, 0 is none,
  *	and each free instance's @free_next holds the next one's
  * @lock: with CONFIG_GENERIC_ATOMIC64, guards @free, whose tag is then
- *	unused, and @ref (pool_take_locked())
- * @ref: one for the registration plus one per instance taken: at most
- *	maxactive + 1, which kretprobe_pool_addressable() keeps far below
- *	INT_MAX, so a plain atomic_t (refcount_t's saturation checks would
- *	cost every entry and every return and can never fire here); with
- *	CONFIG_GENERIC_ATOMIC64 its counter is a plain int under @lock
+ *	unused (pool_take_locked())
+ * @out: 0 until the pool is orphaned; then each orphaned return
+ *	subtracts one and kretprobe_unregister_tail() adds the instances
+ *	that were out: zero when all are home, and it never passes zero
+ *	on the way (the file's opening comment).  At most @size, which
+ *	kretprobe_pool_addressable() keeps far below INT_MAX.
+ * @size: the number of instances (the caller's maxactive may change)
  * @rp: the owner; NULL from the moment unregistration starts
- * @reap: link on kretprobe_reap_list once the last reference is gone
+ * @reap: link on kretprobe_reap_list once the last instance is home
  * @slots: the instances, each followed by its private data
  */
 struct kretprobe_pool {
 	atomic64_t free;
 	arch_spinlock_t lock;
-	atomic_t ref;
+	atomic_t out;
+	unsigned int size;
 	struct kretprobe __rcu *rp;
 	struct llist_node reap;
 	u8 slots[] __aligned(8);
@@ -98,16 +103,31 @@ static bool kretprobe_pool_addressable(const struct kretprobe *rp)
 	       INT_MAX;
 }
 
+/* Pools allocated and not yet freed: the KUnit suite's lifetime cases. */
+static atomic_t kretprobe_pools = ATOMIC_INIT(0);
+
+int kretprobe_pools_alive(void)
+{
+	return atomic_read(&kretprobe_pools);
+}
+EXPORT_SYMBOL_IF_KUNIT(kretprobe_pools_alive);
+
+/* Any context: kvfree() defers a vfree() from hard irq by itself. */
+static void kretprobe_pool_free(struct kretprobe_pool *pool)
+{
+	kvfree(pool);
+	atomic_dec(&kretprobe_pools);
+}
+
 static LLIST_HEAD(kretprobe_reap_list);
 
 static void kretprobe_reap(struct irq_work *work)
 {
 	struct kretprobe_pool *pool, *tmp;
 
-	/* Hard irq (or the irq_work thread): kvfree() defers vfree itself. */
 	llist_for_each_entry_safe(pool, tmp, llist_del_all(&kretprobe_reap_list),
 				  reap)
-		kvfree(pool);
+		kretprobe_pool_free(pool);
 }
 
 static DEFINE_IRQ_WORK(kretprobe_reap_work, kretprobe_reap);
@@ -152,40 +172,31 @@ pool_take_locked(struct kretprobe_pool *pool)
 	unsigned long flags;
 	u32 top;
 
-	/* Under the lock @free is just the top token, @ref a plain count. */
+	/* Under the lock @free is just the top token. */
 	local_irq_save(flags);
 	arch_spin_lock(&pool->lock);
 	top = pool->free.counter;
 	if (top) {
 		ri = pool_slot(pool, top);
 		pool->free.counter = ri->free_next;
-		pool->ref.counter++;
 	}
 	arch_spin_unlock(&pool->lock);
 	local_irq_restore(flags);
 	return ri;
 }
 
-/*
- * __kretprobe_recycle()'s push and its reference, the same way; @ri may be
- * NULL (a reference only).  Return: true if that was the last reference.
- */
-static nokprobe_inline bool pool_give_locked(struct kretprobe_pool *pool,
+/* __kretprobe_recycle()'s push, the same way. */
+static nokprobe_inline void pool_give_locked(struct kretprobe_pool *pool,
 					     struct kretprobe_instance *ri)
 {
 	unsigned long flags;
-	bool last;
 
 	local_irq_save(flags);
 	arch_spin_lock(&pool->lock);
-	if (ri) {
-		ri->free_next = pool->free.counter;
-		pool->free.counter = pool_token(pool, ri);
-	}
-	last = !--pool->ref.counter;
+	ri->free_next = pool->free.counter;
+	pool->free.counter = pool_token(pool, ri);
 	arch_spin_unlock(&pool->lock);
 	local_irq_restore(flags);
-	return last;
 }
 
 static nokprobe_inline struct kretprobe_instance *
@@ -212,7 +223,6 @@ kretprobe_pool_take(struct kretprobe_pool *pool)
 		next = READ_ONCE(ri->free_next);
 	} while (!atomic64_try_cmpxchg(&pool->free, &old, pool_top(old, next)));
 
-	atomic_inc(&pool->ref);
 	return ri;
 }
 
@@ -224,39 +234,32 @@ static void kretprobe_pool_release(struct kretprobe_pool *pool)
 
 NOKPROBE_SYMBOL(kretprobe_pool_release);
 
-static nokprobe_inline void kretprobe_pool_put(struct kretprobe_pool *pool)
+/* An instance of an orphaned pool is home: one fewer out. */
+static void kretprobe_pool_home(struct kretprobe_pool *pool)
 {
-	if (atomic_dec_and_test(&pool->ref))
+	if (atomic_dec_and_test(&pool->out))
 		kretprobe_pool_release(pool);
 }
 
+NOKPROBE_SYMBOL(kretprobe_pool_home);
+
 /*
- * kretprobe_pool_put() of the registration's own reference, dropped in
- * task context: a last reference frees the pool here, without the
- * irq_work that a return (perhaps in an NMI) needs.
+ * Return @ri to its pool; the pool may be freed once this returns.  Call
+ * inside one RCU read-side section from the test of the back-pointer to
+ * the push: unregistration's grace period then tells the two cases apart
+ * (the file's opening comment).
  */
-static void kretprobe_pool_put_task(struct kretprobe_pool *pool)
-{
-	bool last;
-
-	might_sleep();
-	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64))
-		last = pool_give_locked(pool, NULL);
-	else
-		last = atomic_dec_and_test(&pool->ref);
-	if (last)
-		kvfree(pool);
-}
-
-/* Return @ri to its pool; the pool may be freed once this returns. */
 static nokprobe_inline void __kretprobe_recycle(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
 	s64 old;
 
+	if (unlikely(!rcu_access_pointer(pool->rp))) {
+		kretprobe_pool_home(pool);
+		return;
+	}
 	if (IS_ENABLED(CONFIG_GENERIC_ATOMIC64)) {
-		if (pool_give_locked(pool, ri))
-			kretprobe_pool_release(pool);
+		pool_give_locked(pool, ri);
 		return;
 	}
 
@@ -265,14 +268,41 @@ static nokprobe_inline void __kretprobe_recycle(struct kretprobe_instance *ri)
 		WRITE_ONCE(ri->free_next, (u32)old);
 	} while (!atomic64_try_cmpxchg(&pool->free, &old,
 				       pool_top(old, pool_token(pool, ri))));
-
-	kretprobe_pool_put(pool);
 }
 
-/* The same, out of line, for the paths that are not every return. */
+/*
+ * The end of an orphaned pool, in task context after the grace period:
+ * no entry takes an instance any more and no return pushes one, so the
+ * free stack holds still while it is counted.  Those not on it are out;
+ * if they are all home already (or none ever left), the pool goes here.
+ */
+static void kretprobe_pool_retire(struct kretprobe_pool *pool)
+{
+	unsigned int home = 0;
+	u32 token;
+
+	might_sleep();
+	for (token = (u32)atomic64_read(&pool->free); token;
+	     token = pool_slot(pool, token)->free_next) {
+		if (!(++home % 4096))
+			cond_resched();
+	}
+	if (!atomic_add_return(pool->size - home, &pool->out))
+		kretprobe_pool_free(pool);
+}
+
+/*
+ * The same, out of line, for the paths that are not every return: an
+ * entry handler's refusal (a hit: preemption is off already) and a dead
+ * task's flush (an RCU callback).  The section is made explicit all the
+ * same; not rcu_read_lock(), whose out-of-line half is a probeable
+ * function.
+ */
 static void kretprobe_recycle(struct kretprobe_instance *ri)
 {
+	preempt_disable_notrace();
 	__kretprobe_recycle(ri);
+	preempt_enable_notrace();
 }
 
 NOKPROBE_SYMBOL(kretprobe_recycle);
@@ -290,7 +320,8 @@ static struct kretprobe_pool *kretprobe_pool_create(struct kretprobe *rp)
 	if (!pool)
 		return NULL;
 
-	atomic_set(&pool->ref, 1);
+	atomic_inc(&kretprobe_pools);
+	pool->size = rp->maxactive;
 	pool->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	RCU_INIT_POINTER(pool->rp, rp);
 	for (i = 0; i < rp->maxactive; i++) {
@@ -720,7 +751,7 @@ int register_kretprobe(struct kretprobe *rp)
 unlock:
 	mutex_unlock(&kprobe_mutex);
 	if (ret)
-		kretprobe_pool_put_task(pool);	/* never armed: nothing in flight */
+		kretprobe_pool_free(pool);	/* never armed: none out */
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kretprobe);
@@ -770,8 +801,8 @@ void kretprobe_orphan_locked(struct kretprobe *rp)
 
 /*
  * The last step of unregistering @rp: its entry probe is detached and a
- * grace period has passed since its pool was orphaned.  Drop the
- * registration's reference; instances still in flight keep the pool alive.
+ * grace period has passed since its pool was orphaned.  Instances still
+ * in flight keep the pool alive (kretprobe_pool_retire()).
  */
 void kretprobe_unregister_tail(struct kretprobe *rp)
 {
@@ -782,7 +813,7 @@ void kretprobe_unregister_tail(struct kretprobe *rp)
 				   lockdep_is_held(&kprobe_mutex));
 	mutex_unlock(&kprobe_mutex);
 	if (pool)
-		kretprobe_pool_put_task(pool);
+		kretprobe_pool_retire(pool);
 }
 
 /**

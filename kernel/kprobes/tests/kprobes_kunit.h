@@ -10,7 +10,8 @@
  *   hit.c           "kprobes_hit": what a hit does: every instruction,
  *                   several probes at one address, recursion, handlers
  *                   that redirect or fault, arming under load
- *   kretprobe.c     "kprobes_kretprobe": struct kretprobe
+ *   kretprobe.c     "kprobes_kretprobe": struct kretprobe (and one
+ *                   count of the core's, the pools not yet freed)
  *   ftrace.c        "kprobes_ftrace": probes on ftrace call sites next
  *                   to other ftrace users of the function
  *

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Suite "kprobes_kretprobe": struct kretprobe through
- * <linux/kprobes.h>, black-box (kprobes_kunit.h has the layout).  Return
- * values and entry data, refusals, the instance pool running dry,
- * recursion, and probes unregistered while calls are in flight, asleep,
- * or in a task that exits.
+ * <linux/kprobes.h>, black-box (kprobes_kunit.h has the layout) but for
+ * one count of the core's, the pools not yet freed.  Return values and
+ * entry data, refusals, the instance pool running dry, recursion, probes
+ * unregistered while calls are in flight, asleep, or in a task that
+ * exits, and when their pools go.
  */
 
 #include <linux/completion.h>
@@ -14,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 
+#include "../internal.h"
 #include "kprobes_kunit.h"
 
 /* ------------------------------------------------------------------
@@ -751,6 +753,59 @@ static void unregister_with_sleeping_caller(struct kunit *test)
 }
 
 /*
+ * A pool outlives its kretprobe while an instance is out, and goes when
+ * that instance comes home: unregistration counts what is out itself
+ * (the owner's maxactive, changed meanwhile, must not matter), the call
+ * that comes back counts itself home, and neither frees the pool early.
+ * With nothing out, unregistration frees it there and then.
+ */
+static void pool_freed_when_last_instance_home(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_inflight", false);
+	long want = kpkt_call(kpkt_inflight, 9);
+	int before = kretprobe_pools_alive();
+	unsigned long deadline;
+	struct kpkt_worker *w;
+
+	kr->rp.maxactive = 4;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	KUNIT_EXPECT_EQ(test, kretprobe_pools_alive(), before + 1);
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
+	kpkt_ret_unregister(test, kr);
+	KUNIT_EXPECT_EQ(test, kretprobe_pools_alive(), before);
+
+	/* Registered again, as a user re-arms one: by its symbol. */
+	kpkt_ret_reset(kr);
+	kr->rp.kp.addr = NULL;
+	kr->rp.maxactive = 4;
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
+	w = kpkt_worker_new(test, 1, want);
+	WRITE_ONCE(kpkt_gated, w);
+	kpkt_worker_run(test, w, nr_cpu_ids);
+	kpkt_worker_wait(test, &w->inside, "never entered the target");
+	/* One instance out, one taken and given back meanwhile. */
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 1);
+	kr->rp.maxactive = 100;
+
+	kpkt_ret_unregister(test, kr);
+	KUNIT_EXPECT_EQ_MSG(test, kretprobe_pools_alive(), before + 1,
+			    "freed with an instance out");
+	complete_all(&w->open);
+	kpkt_worker_wait(test, &w->done, "did not return");
+	KUNIT_EXPECT_EQ(test, w->wrong, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 1);
+
+	/* Freed by the irq_work the last return queued. */
+	deadline = jiffies + 10 * HZ;
+	while (kretprobe_pools_alive() != before && time_before(jiffies, deadline))
+		msleep(20);
+	KUNIT_EXPECT_EQ_MSG(test, kretprobe_pools_alive(), before,
+			    "not freed once its last instance was home");
+}
+
+/*
  * A kthread exits inside the function, so its instance never returns by
  * the trampoline.  kprobe_flush_task() must hand it back when the task is
  * freed: with a single instance, the call made meanwhile misses and the
@@ -903,6 +958,7 @@ static struct kunit_case kprobes_kretprobe_cases[] = {
 	KUNIT_CASE(unregister_with_returns_in_flight),
 	KUNIT_CASE(unregister_with_sleeping_caller),
 	KUNIT_CASE(task_exits_with_instance_in_flight),
+	KUNIT_CASE(pool_freed_when_last_instance_home),
 	KUNIT_CASE(batch_failure_rolls_back),
 	KUNIT_CASE(fields_changed_after_registration),
 	{}

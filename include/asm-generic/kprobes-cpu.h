@@ -53,7 +53,9 @@
  * on kprobe_ctlblk::saved; the pop after the step (kprobe_pop())
  * restores them, and a pop with nothing pushed warns and goes to IDLE.
  * "Any state" includes IDLE: current_kprobe is set a little before the
- * state leaves IDLE and cleared a little after it is back (see below).
+ * state leaves IDLE and cleared a little after it is back (see below),
+ * and it is set in IDLE while a kretprobe's return handler runs (the
+ * core's kretprobe_call(), which leaves this state alone).
  * Re-entered probes run no handlers, their hits count as missed; an
  * instruction that completes in the trap (computed, or a copy that
  * returns by itself) needs no push.  Each push needs a new exception
@@ -98,7 +100,10 @@ struct kprobe_hit_site;
 
 /**
  * enum kprobe_cpu_state - what this CPU is doing for kprobes
- * @KPROBE_CPU_IDLE: nothing; current_kprobe is NULL
+ * @KPROBE_CPU_IDLE: nothing; current_kprobe is NULL, but for a moment
+ *	around each move out of and back to IDLE and while a kretprobe's
+ *	return handler runs (current_kprobe is its kprobe: the CPU is
+ *	busy, every hit path sees it there first)
  * @KPROBE_CPU_HANDLER: running the pre handlers of kprobe_ctlblk::site
  * @KPROBE_CPU_STEPPING: executing the site's slot copy
  * @KPROBE_CPU_POST: running the site's post handlers

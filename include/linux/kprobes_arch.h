@@ -301,8 +301,9 @@ bool arch_kprobe_boostable(struct kprobe_hit_site *p);
  * The first enters the architecture's busy state and returns what it has
  * to restore, the second gets that back.  Called with preemption
  * disabled, for every level of nested sections: a nested one finds the
- * busy state and gives it back.  Inline because every kretprobe return
- * handler runs in such a section.
+ * busy state and gives it back.  (A kretprobe's return handler needs no
+ * section: the core makes its kprobe current_kprobe for the call, which
+ * is what every hit path tests first.)
  */
 
 /* Once at boot, before any probe (arch; process context). */

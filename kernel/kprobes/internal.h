@@ -149,8 +149,8 @@ struct kprobe_site;
  * the whole of every section.  Beyond KPROBE_BUSY_NEST levels a section
  * only counts (the CPU is busy already: some level below made it so and
  * has not ended).  kprobe_busy_begin()/end() are the exported calls.  (A
- * kretprobe return is busy only while a return handler runs, see
- * kretprobe_call().)
+ * kretprobe return is busy only while a return handler runs, through
+ * current_kprobe alone, see kretprobe_call().)
  */
 #define KPROBE_BUSY_NEST	4
 

@@ -480,32 +480,25 @@ NOKPROBE_SYMBOL(kretprobe_lost);
  * BPF's bpf_get_func_ip() reads.  Probes hit meanwhile see a busy CPU and
  * count as missed.  current_kprobe is NULL here on every return but one
  * inside a probe handler or a busy section (a function called from
- * there), and the same before and after each handler.  A CPU that was idle
- * enters the architecture's busy state for the call, current_kprobe
- * first (the order of <asm-generic/kprobes-cpu.h>); a busy one is in a
- * state already and only changes current_kprobe.  The handler is the
- * only busy part of a return: the instance list and the pools need no
- * exclusion from probes (an NMI pushes and pops its own instances before
- * it returns, the pools are lock-free).
+ * there), and it is put back after each handler.  That store alone makes
+ * the CPU busy: every hit path tests current_kprobe before anything else,
+ * and the architecture's state is left as it is (IDLE on a CPU that was
+ * idle: <asm-generic/kprobes-cpu.h> allows current_kprobe set in IDLE).
+ * A hit from the handler is re-entered from whatever state it finds and
+ * put back to it.  The handler is the only busy part of a return: the
+ * instance list and the pools need no exclusion from probes (an NMI
+ * pushes and pops its own instances before it returns, and it takes
+ * from and gives to a pool as any other context).
  */
 static nokprobe_inline void kretprobe_call(struct kretprobe *rp,
 					   struct kretprobe_instance *ri,
 					   struct pt_regs *regs)
 {
-	struct kprobe *busy = __this_cpu_read(current_kprobe);
-	unsigned long saved;
+	struct kprobe *prev = __this_cpu_read(current_kprobe);
 
 	__this_cpu_write(current_kprobe, &rp->kp);
-	if (unlikely(busy)) {
-		rp->handler(ri, regs);
-		__this_cpu_write(current_kprobe, busy);
-		return;
-	}
-	barrier();
-	saved = arch_kprobe_busy_begin();
 	rp->handler(ri, regs);
-	arch_kprobe_busy_end(saved);
-	reset_current_kprobe();
+	__this_cpu_write(current_kprobe, prev);
 }
 
 /**

@@ -495,6 +495,56 @@ static void hit_inside_handler_is_missed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->bad), 0);
 }
 
+/* What kpkt_ret_calls_inner() saw, for the case below. */
+static struct kprobe *kpkt_ret_running;
+static long kpkt_ret_nested;
+
+static int kpkt_ret_calls_inner(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	kpkt_ret_running = kprobe_running();
+	kpkt_ret_nested = kpkt_call(kpkt_inner, 5);
+	return 0;
+}
+
+/*
+ * A return handler runs as its kretprobe: kprobe_running() is its kprobe,
+ * and a probe hit from the handler is missed (no handler of it runs, its
+ * nmissed grows, the function it probes still works).  Once the call
+ * has returned, that probe hits as usual and the CPU runs no probe.
+ */
+static void probe_hit_in_return_handler_is_missed(struct kunit *test)
+{
+	struct kpkt_ret *kr = kpkt_ret_new(test, "kpkt_arith", false);
+	struct kpkt_probe *inner = kpkt_probe_new(test, kpkt_inner, NULL, 0);
+	long want_inner = kpkt_call(kpkt_inner, 5);
+	long want = kpkt_call(kpkt_arith, 3);
+	struct kprobe *after;
+
+	kr->rp.handler = kpkt_ret_calls_inner;
+	KUNIT_ASSERT_EQ(test, kpkt_register(test, &inner->kp), 0);
+	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
+	kpkt_ret_running = NULL;
+	kpkt_ret_nested = 0;
+
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_arith, 3), want);
+	KUNIT_EXPECT_PTR_EQ(test, kpkt_ret_running, &kr->rp.kp);
+	KUNIT_EXPECT_EQ(test, kpkt_ret_nested, want_inner);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(inner), 0);
+	KUNIT_EXPECT_EQ(test, inner->kp.nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+
+	preempt_disable();
+	after = kprobe_running();
+	preempt_enable();
+	KUNIT_EXPECT_NULL(test, after);
+	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inner, 5), want_inner);
+	KUNIT_EXPECT_EQ(test, kpkt_pre_hits(inner), 1);
+
+	kpkt_ret_unregister(test, kr);
+	kpkt_unregister(test, &inner->kp);
+}
+
 /*
  * Calls of kpkt_inflight() from kthreads.  A worker makes @calls calls; the
  * one worker kpkt_gated points to stops inside its call, its instance
@@ -952,6 +1002,7 @@ static struct kunit_case kprobes_kretprobe_cases[] = {
 	KUNIT_CASE(unregister_unregistered_changes_nothing),
 	KUNIT_CASE(two_kretprobes_one_function),
 	KUNIT_CASE(hit_inside_handler_is_missed),
+	KUNIT_CASE(probe_hit_in_return_handler_is_missed),
 	KUNIT_CASE(instance_pool_exhausted),
 	KUNIT_CASE(instance_pool_exhausted_nested),
 	KUNIT_CASE(disable_then_enable),

@@ -12,6 +12,7 @@
  * return clears the exclusive monitor: the store would fail for ever).
  */
 #include "arm-kprobes.h"
+#include "compute.h"
 
 #include <linux/bitops.h>
 #include <linux/extable.h>
@@ -77,7 +78,7 @@ NOKPROBE_SYMBOL(kprobe_sim_adr);
 static void kprobe_fix_stm_pc(struct kprobe_hit_site *p, struct pt_regs *regs)
 {
 	probes_opcode_t insn = p->ainsn.insn;
-	unsigned int n = hweight16(insn & 0xffff);
+	unsigned int n = kprobe_list_count(insn & 0xffff);
 	unsigned long base = regs->uregs[KP_RN(insn)];
 	u32 *pc;
 

@@ -258,23 +258,21 @@ NOKPROBE_SYMBOL(kprobe_arm_compute_ldrstr);
  */
 bool kprobe_arm_compute_ldmstm(u32 insn, struct pt_regs *regs)
 {
-	unsigned int list = insn & 0xffff, n = hweight16(list), r, i = 0;
+	unsigned int list = insn & 0xffff, n = kprobe_list_count(list);
 	unsigned long base = regs->uregs[KP_RN(insn)], start;
-	u32 words[16];
+	/* Written before it is read: no INIT_STACK_ALL_ZERO memset. */
+	u32 words[16] __uninitialized;
 
 	start = kprobe_ldmstm_start(insn, base, n);
 	if (KP_BIT(insn, 20)) {
 		if (copy_from_kernel_nofault(words, (void *)start, 4 * n))
 			return false;
-		for (r = 0; r < 15; r++)
-			if (list & BIT(r))
-				regs->uregs[r] = words[i++];
+		kprobe_list_scatter(regs, list, words);
 	} else {
-		for (r = 0; r < 16; r++)
-			if (list & BIT(r))
-				words[i++] = r == KP_PC ?
-					regs->ARM_pc + str_pc_offset :
-					regs->uregs[r];
+		/* The pc, the highest register, is the last word. */
+		kprobe_list_gather(regs, list & ~BIT(KP_PC), words);
+		if (list & BIT(KP_PC))
+			words[n - 1] = regs->ARM_pc + str_pc_offset;
 		if (!kprobe_may_store(start, 4 * n, regs) ||
 		    copy_to_kernel_nofault((void *)start, words, 4 * n))
 			return false;

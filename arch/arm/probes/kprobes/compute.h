@@ -3,7 +3,9 @@
  * 32-bit ARM kprobes: what the two computations share (arm_compute.c on
  * ARM-mode kernels, thumb_compute.c on Thumb-2 kernels): the shifter and
  * the adder as the ARM ARM's pseudocode has them, the flags of the CPSR,
- * and the test every store made from the trap passes first.
+ * the walk of a load/store-multiple's register list (which the
+ * simulations in core.c and arm.c take too), and the test every store
+ * made from the trap passes first.
  */
 #ifndef _ARM_PROBES_KPROBES_COMPUTE_H
 #define _ARM_PROBES_KPROBES_COMPUTE_H
@@ -59,6 +61,39 @@ static __always_inline u32 kprobe_alu_adc(u32 a, u32 b, u32 cin, u32 *c,
 	*c = sum >> 32;
 	*v = ((a ^ res) & (b ^ res)) >> 31;
 	return res;
+}
+
+/*
+ * A load/store-multiple's register list, one step per register it names
+ * (a function's push names four or five of the sixteen): ARMv7 has no
+ * population count, hweight16() is a library call of some twenty
+ * instructions, and a loop over all sixteen bits costs ten times the
+ * registers moved.  kprobe_list_count() is how many, kprobe_list_gather()
+ * copies the registers of @list (r0-r14) to @words lowest first, and
+ * kprobe_list_scatter() back.
+ */
+static __always_inline unsigned int kprobe_list_count(unsigned int list)
+{
+	unsigned int n = 0;
+
+	for (; list; list &= list - 1)
+		n++;
+	return n;
+}
+
+static __always_inline void kprobe_list_gather(const struct pt_regs *regs,
+					       unsigned int list, u32 *words)
+{
+	for (; list; list &= list - 1)
+		*words++ = regs->uregs[__ffs(list)];
+}
+
+static __always_inline void kprobe_list_scatter(struct pt_regs *regs,
+						unsigned int list,
+						const u32 *words)
+{
+	for (; list; list &= list - 1)
+		regs->uregs[__ffs(list)] = *words++;
 }
 
 /*

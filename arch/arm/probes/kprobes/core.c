@@ -32,6 +32,7 @@
  * (arm.c, thumb.c).
  */
 #include "arm-kprobes.h"
+#include "compute.h"
 
 #include <linux/bitops.h>
 #include <linux/cpu.h>
@@ -67,21 +68,14 @@ const char *kprobe_decode_why;
 void kprobe_sim_ldm_pc(probes_opcode_t insn, struct arch_probes_insn *api,
 		       struct pt_regs *regs)
 {
-	unsigned int list = insn & 0xffff, n = hweight16(list), rn = KP_RN(insn);
+	unsigned int list = insn & 0xffff, rn = KP_RN(insn);
+	unsigned int n = kprobe_list_count(list);
 	unsigned long base = regs->uregs[rn];
 	u32 *from = (u32 *)kprobe_ldmstm_start(insn, base, n);
-	unsigned long pc = 0;
-	unsigned int r;
+	/* The pc, the highest register, comes from the last word. */
+	unsigned long pc = from[n - 1];
 
-	for (r = 0; r < 16; r++) {
-		if (!(list & BIT(r)))
-			continue;
-		if (r == KP_PC)
-			pc = *from;
-		else
-			regs->uregs[r] = *from;
-		from++;
-	}
+	kprobe_list_scatter(regs, list & ~BIT(KP_PC), from);
 	if (KP_BIT(insn, 21))
 		regs->uregs[rn] = KP_BIT(insn, 23) ? base + 4 * n : base - 4 * n;
 	load_write_pc(pc, regs);

@@ -147,27 +147,23 @@ static nokprobe_inline bool kp_tc_single(struct pt_regs *regs, bool load,
 }
 
 /*
- * The registers of @list (not the pc) from or to the words at @start
+ * The @n registers of @list (not the pc) from or to the words at @start
  * upwards, lowest register first.
  */
 static nokprobe_inline bool kp_tc_multiple(struct pt_regs *regs, bool load,
-					   unsigned int list,
+					   unsigned int list, unsigned int n,
 					   unsigned long start)
 {
-	unsigned int n = hweight16(list), r, i = 0;
-	u32 words[16];
+	/* Written before it is read: no INIT_STACK_ALL_ZERO memset. */
+	u32 words[16] __uninitialized;
 
 	if (load) {
 		if (copy_from_kernel_nofault(words, (void *)start, 4 * n))
 			return false;
-		for (r = 0; r < 15; r++)
-			if (list & BIT(r))
-				regs->uregs[r] = words[i++];
+		kprobe_list_scatter(regs, list, words);
 		return true;
 	}
-	for (r = 0; r < 15; r++)
-		if (list & BIT(r))
-			words[i++] = regs->uregs[r];
+	kprobe_list_gather(regs, list, words);
 	return kprobe_may_store(start, 4 * n, regs) &&
 	       !copy_to_kernel_nofault((void *)start, words, 4 * n);
 }
@@ -487,7 +483,7 @@ NOKPROBE_SYMBOL(kp_tc16_ldrstr);
  */
 static bool kp_tc16_ldmstm(u32 insn, struct pt_regs *regs)
 {
-	unsigned int list = insn & 0xff, rn = KP_T16_R(insn, 8);
+	unsigned int list = insn & 0xff, rn = KP_T16_R(insn, 8), n;
 	bool load = KP_BIT(insn, 11), wback = true;
 	unsigned long base, start, end;
 
@@ -498,10 +494,11 @@ static bool kp_tc16_ldmstm(u32 insn, struct pt_regs *regs)
 	} else if (load && (list & BIT(rn))) {
 		wback = false;
 	}
+	n = kprobe_list_count(list);
 	base = regs->uregs[rn];
-	end = base + 4 * hweight16(list);
-	start = rn == 13 && !load ? base - 4 * hweight16(list) : base;
-	if (!kp_tc_multiple(regs, load, list, start))
+	end = base + 4 * n;
+	start = rn == 13 && !load ? base - 4 * n : base;
+	if (!kp_tc_multiple(regs, load, list, n, start))
 		return false;
 	if (wback)
 		regs->uregs[rn] = start == base ? end : start;
@@ -653,10 +650,10 @@ NOKPROBE_SYMBOL(kp_tc32_ldrstr);
  */
 static bool kp_tc32_ldmstm(u32 insn, struct pt_regs *regs)
 {
-	unsigned int list = insn & 0xffff, n = hweight16(list);
+	unsigned int list = insn & 0xffff, n = kprobe_list_count(list);
 	unsigned long base = regs->uregs[KP_RN(insn)];
 
-	if (!kp_tc_multiple(regs, KP_BIT(insn, 20), list,
+	if (!kp_tc_multiple(regs, KP_BIT(insn, 20), list, n,
 			    kprobe_ldmstm_start(insn, base, n)))
 		return false;
 	if (KP_BIT(insn, 21))

@@ -46,6 +46,7 @@
 #include <asm-generic/kprobes-slot.h>
 
 #include "../decode.h"
+#include "../decode-thumb.h"
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
@@ -143,6 +144,19 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 }
 
 /*
+ * Does the condition of @ai pass in @cpsr?  On a Thumb-2 kernel an
+ * instruction outside an IT block always runs: tested inline, where the
+ * decoder's check (thumb_check_cc()) is a call that tests the same first.
+ */
+static nokprobe_inline bool kprobe_cond_passes(struct arch_specific_insn *ai,
+					       unsigned long cpsr)
+{
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL) && !in_it_block(cpsr))
+		return true;
+	return ai->api.insn_check_cc(cpsr);
+}
+
+/*
  * Compute @p's instruction here when it is simulated or computed: a
  * condition that fails makes it a no-op, as in place.  False: it runs
  * from the slot (a computation may decline, having changed nothing).
@@ -153,7 +167,7 @@ static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
 	struct arch_specific_insn *ai = &p->ainsn;
 
 	if (ai->compute) {
-		if (ai->api.insn_check_cc(regs->ARM_cpsr) &&
+		if (kprobe_cond_passes(ai, regs->ARM_cpsr) &&
 		    !ai->compute(ai->insn, regs))
 			return false;
 		regs->ARM_pc = (unsigned long)p->addr + ai->size;
@@ -162,7 +176,7 @@ static nokprobe_inline bool kprobe_simulate(struct kprobe_hit_site *p,
 	if (!ai->simulate)
 		return false;
 	regs->ARM_pc = (unsigned long)p->addr + ai->size;
-	if (ai->api.insn_check_cc(regs->ARM_cpsr))
+	if (kprobe_cond_passes(ai, regs->ARM_cpsr))
 		ai->simulate(ai->insn, &ai->api, regs);
 	return true;
 }

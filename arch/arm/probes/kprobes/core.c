@@ -144,14 +144,18 @@ static nokprobe_inline void kprobe_end_step(struct pt_regs *regs,
 }
 
 /*
- * Does the condition of @ai pass in @cpsr?  On a Thumb-2 kernel an
- * instruction outside an IT block always runs: tested inline, where the
- * decoder's check (thumb_check_cc()) is a call that tests the same first.
+ * Does the condition of @ai pass in @cpsr?  What always passes is tested
+ * inline, where the decoder's check would be a call that only says yes:
+ * on a Thumb-2 kernel an instruction outside an IT block
+ * (thumb_check_cc() tests the same first), on an ARM-mode kernel one
+ * whose condition field is AL (1110; 1111 is no condition, and the
+ * decoders simulate or refuse that space).
  */
 static nokprobe_inline bool kprobe_cond_passes(struct arch_specific_insn *ai,
 					       unsigned long cpsr)
 {
-	if (IS_ENABLED(CONFIG_THUMB2_KERNEL) && !in_it_block(cpsr))
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL) ? !in_it_block(cpsr) :
+					       (ai->insn >> 28) == 0xe)
 		return true;
 	return ai->api.insn_check_cc(cpsr);
 }

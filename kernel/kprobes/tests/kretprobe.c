@@ -649,6 +649,24 @@ static void kpkt_worker_wait(struct kunit *test, struct completion *c,
 }
 
 /*
+ * One gated worker on @cpu, returned once it is asleep inside
+ * kpkt_inflight() with its instance taken; with @exit it exits there
+ * when the case opens the gate.
+ */
+static struct kpkt_worker *kpkt_worker_inside(struct kunit *test, long want,
+					      unsigned int cpu, bool exit)
+{
+	struct kpkt_worker *w = kpkt_worker_new(test, 1, want);
+
+	w->exit = exit;
+	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
+	WRITE_ONCE(kpkt_gated, w);
+	kpkt_worker_run(test, w, cpu);
+	kpkt_worker_wait(test, &w->inside, "never entered the target");
+	return w;
+}
+
+/*
  * The only instance is held by a call asleep on one CPU while another
  * thread calls the function on the other CPU: each of those calls misses,
  * without its entry handler, and nothing else does.
@@ -667,12 +685,7 @@ static void instance_pool_exhausted(struct kunit *test)
 		other = cpu;
 	kr->rp.maxactive = 1;
 	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
-	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
-
-	blocker = kpkt_worker_new(test, 1, want);
-	WRITE_ONCE(kpkt_gated, blocker);
-	kpkt_worker_run(test, blocker, cpu);
-	kpkt_worker_wait(test, &blocker->inside, "never entered the target");
+	blocker = kpkt_worker_inside(test, want, cpu, false);
 
 	caller = kpkt_worker_new(test, misses, want);
 	kpkt_worker_run(test, caller, other);
@@ -783,11 +796,7 @@ static void unregister_with_sleeping_caller(struct kunit *test)
 	struct kpkt_worker *w;
 
 	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
-	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
-	w = kpkt_worker_new(test, 1, want);
-	WRITE_ONCE(kpkt_gated, w);
-	kpkt_worker_run(test, w, nr_cpu_ids);
-	kpkt_worker_wait(test, &w->inside, "never entered the target");
+	w = kpkt_worker_inside(test, want, nr_cpu_ids, false);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
 
 	kpkt_ret_unregister(test, kr);
@@ -829,11 +838,7 @@ static void pool_freed_when_last_instance_home(struct kunit *test)
 	kr->rp.kp.addr = NULL;
 	kr->rp.maxactive = 4;
 	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
-	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
-	w = kpkt_worker_new(test, 1, want);
-	WRITE_ONCE(kpkt_gated, w);
-	kpkt_worker_run(test, w, nr_cpu_ids);
-	kpkt_worker_wait(test, &w->inside, "never entered the target");
+	w = kpkt_worker_inside(test, want, nr_cpu_ids, false);
 	/* One instance out, one taken and given back meanwhile. */
 	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 1);
@@ -871,12 +876,7 @@ static void task_exits_with_instance_in_flight(struct kunit *test)
 
 	kr->rp.maxactive = 1;
 	KUNIT_ASSERT_EQ(test, kpkt_ret_register(test, kr), 0);
-	WRITE_ONCE(kpkt_inflight_hook, kpkt_gate_hook);
-	w = kpkt_worker_new(test, 1, want);
-	w->exit = true;
-	WRITE_ONCE(kpkt_gated, w);
-	kpkt_worker_run(test, w, nr_cpu_ids);
-	kpkt_worker_wait(test, &w->inside, "never entered the target");
+	w = kpkt_worker_inside(test, want, nr_cpu_ids, true);
 
 	/* The worker holds the only instance. */
 	KUNIT_EXPECT_EQ(test, kpkt_call(kpkt_inflight, 9), want);

@@ -8,6 +8,9 @@
  * exits, and when their pools go.
  */
 
+/* First: it defines pr_fmt, and declares kretprobe_pools_alive(). */
+#include "../internal.h"
+
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -15,7 +18,6 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 
-#include "../internal.h"
 #include "kprobes_kunit.h"
 
 /* ------------------------------------------------------------------

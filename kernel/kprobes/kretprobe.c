@@ -41,10 +41,10 @@
  * back-pointer has then pushed its instance, and every later one finds
  * it NULL and only counts itself out of @out instead (it will never be
  * taken again).  Nothing moves on the free stack any more, so
- * kretprobe_unregister_tail() counts what is on it and adds the number
- * of instances that were out to @out: whoever brings @out to zero, that
- * call or the last orphaned return, frees the pool, the latter through
- * an irq_work (it may be in an NMI).
+ * kretprobe_pool_retire(), the unregistration's tail, counts what is on
+ * it and adds the number of instances that were out to @out: whoever
+ * brings @out to zero, that call or the last orphaned return, frees the
+ * pool, the latter through an irq_work (it may be in an NMI).
  */
 #include "internal.h"
 
@@ -69,7 +69,7 @@
  * @lock: with CONFIG_GENERIC_ATOMIC64, guards @free, whose tag is then
  *	unused (pool_take_locked())
  * @out: 0 until the pool is orphaned; then each orphaned return
- *	subtracts one and kretprobe_unregister_tail() adds the instances
+ *	subtracts one and kretprobe_pool_retire() adds the instances
  *	that were out: zero when all are home, and it never passes zero
  *	on the way (the file's opening comment).  At most @size, which
  *	kretprobe_pool_addressable() keeps far below INT_MAX.

@@ -6,7 +6,8 @@
 # Attached to QEMU's gdbstub at the guest's first instruction, it stops
 # at the kernel's apply_relocate_add() or apply_relocate() (SHT_RELA or
 # SHT_REL modules: i386 and arm relocate with the latter; both take the
-# section headers first) until the module being relocated is kpbench.ko
+# section headers first; at the function's local entry point too where
+# the ABI has one, $HITCOUNT_VMLINUX's symbol table says) until the module being relocated is kpbench.ko
 # (the loader's copy of its .text section header is the file's but for
 # sh_addr and sh_entsize) and reads where its .text was put (that
 # header's sh_addr: the ELF layout, no debug information needed).  It
@@ -152,6 +153,7 @@ def trace_call(out, texts):
 
 def main():
 	ko = os.environ['HITCOUNT_KO']
+	vmlinux = kphit.Elf(os.environ['HITCOUNT_VMLINUX'])
 	relocs = []
 	for fn in RELOC_FUNCS:
 		try:
@@ -160,8 +162,14 @@ def main():
 			continue
 		# At the first instruction, where the arguments are still
 		# in their registers (not after a prologue gdb skips: on
-		# sparc a "save" moves them to the %i registers).
+		# sparc a "save" moves them to the %i registers), and at the
+		# local entry point where there is one (ppc64le: the
+		# kernel's own calls skip the global entry's TOC setup).
 		relocs.append(gdb.Breakpoint('*' + fn, internal=True))
+		local = vmlinux.local_entry(fn)
+		if local:
+			relocs.append(gdb.Breakpoint('*(%s + %d)' % ('(char *)&' + fn, local),
+						     internal=True))
 	found = None
 	while found is None:
 		gdb.execute('continue', to_string=True)

@@ -61,6 +61,7 @@ SHF_EXECINSTR = 0x4
 SHT_SYMTAB = 2
 STT_NOTYPE, STT_FUNC = 0, 2
 EM_ARM = 40
+EM_PPC64 = 21
 
 
 # ---- ELF ---------------------------------------------------------------
@@ -144,6 +145,27 @@ class Elf:
 					value &= ~1
 				out.append((self._str(strtab, name), value, size, info & 0xf, shndx))
 		return out
+
+	def local_entry(self, name):
+		"""How many bytes into function name its local entry point
+		is: under 64-bit powerpc's ELFv2 ABI a call from code that
+		shares the callee's TOC (all of the kernel's own calls) skips
+		the global entry's TOC setup, by the amount st_other's bits
+		5 - 7 encode (0: none; 1 << n bytes for n of 2 to 6).  0 on
+		other machines or where name is no symbol."""
+		if self.machine != EM_PPC64 or not self.is64:
+			return 0
+		want = name.encode() + b'\0'
+		for s in self.sections:
+			if s['type'] != SHT_SYMTAB:
+				continue
+			strtab = self.sections[s['link']]['offset']
+			for o in range(s['offset'] + 24, s['offset'] + s['size'], 24):
+				n, _, other = struct.unpack_from(self.order + 'IBB', self.data, o)
+				if self.data.startswith(want, strtab + n):
+					v = other >> 5
+					return 1 << v if 2 <= v <= 6 else 0
+		return 0
 
 	def code_symbols(self):
 		"""[(name, value, size)] of the functions and labels in code."""

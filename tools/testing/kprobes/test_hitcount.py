@@ -384,13 +384,13 @@ class RealHitTest(unittest.TestCase):
 def write_elf(path, syms, text=b'\x90' * 32, machine=62):
 	"""A minimal little-endian ELF64 of machine (EM_*; x86-64 unless
 	told): .text at 0x1000 and a symbol table of syms [(name, value,
-	size, type)]."""
+	size, type[, st_other])]."""
 	shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
-	strtab = b'\0' + b''.join(n.encode() + b'\0' for n, _, _, _ in syms)
+	strtab = b'\0' + b''.join(s[0].encode() + b'\0' for s in syms)
 	symtab = b'\0' * 24
 	off = 1
-	for n, v, s, t in syms:
-		symtab += struct.pack('<IBBHQQ', off, t, 0, 1, v, s)
+	for n, v, s, t, *other in syms:
+		symtab += struct.pack('<IBBHQQ', off, t, other[0] if other else 0, 1, v, s)
 		off += len(n) + 1
 	body = text + symtab + strtab + shstr
 	base = 64
@@ -445,6 +445,23 @@ class ElfAndObjectsTest(unittest.TestCase):
 				 [('t', 0x1000, 8), ('lbl', 0x1009, 0), ('a', 0x1010, 4)])
 		write_elf(path, syms)
 		self.assertEqual(kphit.Elf(path).code_symbols()[0], ('t', 0x1001, 8))
+
+	def test_elf_local_entry(self):
+		# ppc64 ELFv2: st_other's bits 5 - 7 give the local entry
+		# point's offset; other machines have none.
+		syms = [('g', 0x1000, 16, 2, 3 << 5), ('fg', 0x1010, 8, 2),
+			('h', 0x1018, 8, 2, 1 << 5), ('apply', 0x1020, 8, 2, 2 << 5)]
+		path = os.path.join(self.dir.name, 'ppc64.o')
+		write_elf(path, syms, machine=kphit.EM_PPC64)
+		e = kphit.Elf(path)
+		self.assertEqual(e.local_entry('g'), 8)
+		self.assertEqual(e.local_entry('apply'), 4)
+		self.assertEqual(e.local_entry('f'), 0)	# a prefix of fg
+		self.assertEqual(e.local_entry('fg'), 0)
+		self.assertEqual(e.local_entry('h'), 0)	# r2 not kept, no offset
+		self.assertEqual(e.local_entry('none'), 0)
+		write_elf(path, syms)
+		self.assertEqual(kphit.Elf(path).local_entry('g'), 0)
 
 	def touch(self, *paths):
 		for p in paths:

@@ -93,10 +93,11 @@ HANG_PC='NIP\s+'
 # make hitcount: a call's return address is in the link register at the
 # callee's first instruction; arguments in r3 - r6.  A probe's trap is a
 # program check, taken at the relocation-on vector (AIL) or, in real
-# mode, at 0x700.  Decrementer interrupts still land in the stepped
-# hits (replayed at the trap's exit, ktime_get() and on), and the
-# kretprobe paths overrun the step limit: only k, b and f come out
-# (2026-12-06).
+# mode, at 0x700.  The module loader's relocation function is stopped
+# at its ELFv2 local entry point too (the kernel's calls skip the TOC
+# setup), and the boot is under -icount: a decrementer interrupt due
+# from the host's stepping time used to be replayed at the trap's exit,
+# tick by missed tick, into the kretprobe paths' traces.
 HITCOUNT_GDB=gdb-multiarch
 # shellcheck disable=SC2016 # gdb's registers, not the shell's
 HITCOUNT_RA='$lr'

@@ -11,7 +11,9 @@
 # (the loader's copy of its .text section header is the file's but for
 # sh_addr and sh_entsize) and reads where its .text was put (that
 # header's sh_addr: the ELF layout, no debug information needed).  It
-# then stops at each probed function of the bench's paths (kphit.PATHS)
+# then stops at each probed function of the bench's paths (kphit.PATHS;
+# on powerpc o's and ro's callers of a kernel function instead,
+# kphit.KERNEL_TEXT_PATHS)
 # and single-steps every call until it returns to its caller (QEMU masks
 # interrupts and timers while stepping), writing to $HITCOUNT_OUT
 #
@@ -186,8 +188,14 @@ def main():
 	syms = {s[0]: secs[s[4]] + s[1] for s in e.symbols() if s[4] in secs}
 	at = {}
 	for path, sym in kphit.PATHS:
-		at[syms[sym]] = path
-		gdb.Breakpoint('*0x%x' % syms[sym], internal=True)
+		for s in (sym, kphit.KERNEL_TEXT_PATHS.get(path)):
+			if s not in syms:
+				continue
+			# Both entries of a ppc64le function (a call from
+			# the module itself takes the local one).
+			for a in {syms[s], syms[s] + e.local_entry(s)}:
+				at[a] = path
+				gdb.Breakpoint('*0x%x' % a, internal=True)
 	with open(OUT, 'w') as out:
 		out.write('module %s %x\n' % (kphit.MODULE, text))
 		for i, a in sorted(secs.items()):

@@ -52,6 +52,11 @@ CLASSES = ('trap', 'own', 'handler', 'target')
 PATHS = (('k', 'kpb_t_k'), ('b', 'kpb_t_b'), ('o', 'kpb_t_o'),
 	 ('f', 'kpb_ftrace_target'), ('r', 'kpb_t_r'), ('ro', 'kpb_t_ro'),
 	 ('kr', 'kpb_t_kr'))
+# powerpc's o and ro probe a kernel function instead (a detour in the
+# kernel text cannot reach module text): each path calls it from a module
+# function of its own, where its trace starts.
+KERNEL_TEXT_PATHS = {'o': 'kpb_t_ko', 'ro': 'kpb_t_kro'}
+KERNEL_TARGET = 'memchr_inv'
 HANDLERS = ('kpb_pre', 'kpb_post', 'kpb_ret')
 MODULE = 'kpbench.ko'
 # Bytes compared to find the origin of code outside the text.
@@ -270,14 +275,26 @@ class Code:
 		return kind, name
 
 	def with_target(self, target):
-		"""The same map with another probed function."""
+		"""The same map with another probed function (a name, or a
+		set of names: path_targets())."""
+		names = {target} if isinstance(target, str) else set(target)
 		c = Code.__new__(Code)
 		c.addrs, c.ranges = self.addrs, self.ranges
 		c.real_offset = self.real_offset
-		c.syms = [(a, s, n, 'target' if n == target else
+		c.syms = [(a, s, n, 'target' if n in names else
 			   'module' if k == 'target' else k)
 			  for a, s, n, k in self.syms]
 		return c
+
+
+def path_targets(path):
+	"""The functions that are the probed code in a hit of path: its
+	module function, and on a kernel-text path the caller and the
+	kernel function."""
+	names = {dict(PATHS)[path]}
+	if path in KERNEL_TEXT_PATHS:
+		names |= {KERNEL_TEXT_PATHS[path], KERNEL_TARGET}
+	return names
 
 
 def own_names(obj, objects):
@@ -480,7 +497,6 @@ def split(fdir, repo):
 		    (text, text + ko.sections[ti]['size']),
 		    real_offset=int(os.environ.get('HITCOUNT_REAL_OFFSET') or '0', 16))
 	copies = find_copies(mem, vml, code, koff)
-	targets = dict(PATHS)
 	vectors = parse_vectors(os.environ.get('HITCOUNT_VECTORS', ''))
 	rows = {}
 	seen = collections.Counter()
@@ -488,7 +504,7 @@ def split(fdir, repo):
 		out.write(f'# kprobes objects: {" ".join(objects)}\n')
 		for i, (path, steps) in enumerate(hits):
 			counts, funcs = summarize(classify(
-				steps, code.with_target(targets[path]), copies, vectors))
+				steps, code.with_target(path_targets(path)), copies, vectors))
 			n = sum(counts.values())
 			out.write(f'{path} {n} ' + ' '.join(f'{c}={counts[c]}' for c in CLASSES) + '\n')
 			for c in CLASSES:

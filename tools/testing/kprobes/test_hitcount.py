@@ -446,6 +446,17 @@ class ElfAndObjectsTest(unittest.TestCase):
 		write_elf(path, syms)
 		self.assertEqual(kphit.Elf(path).code_symbols()[0], ('t', 0x1001, 8))
 
+	def test_kernel_text_path(self):
+		# powerpc's o: the module's caller and the kernel function
+		# are the probed code; k's kernel calls are not.
+		c = kphit.Code([('memchr_inv', 0x2000, 8)], set(), [(0x2000, 0x3000)],
+			       [('kpb_t_ko', 0x1000, 8), ('kpb_t_k', 0x1010, 8)],
+			       (0x1000, 0x1020))
+		for path, want in (('o', ['target', 'module', 'target']),
+				   ('k', ['module', 'target', 'base'])):
+			got = [s[3] for s in c.with_target(kphit.path_targets(path)).syms]
+			self.assertEqual(got, want, path)
+
 	def test_elf_local_entry(self):
 		# ppc64 ELFv2: st_other's bits 5 - 7 give the local entry
 		# point's offset; other machines have none.

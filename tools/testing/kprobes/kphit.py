@@ -311,10 +311,13 @@ class Region:
 	"""Code run on behalf of cls since the stack pointer was sp.
 
 	ra: a call's return address (None: entered by a jump or a return);
-	trap: an exception, sp the interrupted code's."""
+	trap: an exception, sp the interrupted code's; stub: code outside
+	the text that the probed function called (ftrace's trampoline, or a
+	module's call stub)."""
 
-	def __init__(self, cls, sp, ra=None, trap=False):
+	def __init__(self, cls, sp, ra=None, trap=False, stub=False):
 		self.cls, self.sp, self.ra, self.trap = cls, sp, ra, trap
+		self.stub = stub
 
 	def left(self, pc, sp, kind):
 		if self.ra is not None:
@@ -366,6 +369,10 @@ def classify(steps, code, copies=None, vectors=()):
 		if kind == 'base' and (name in vectors or pc in vectors) and \
 		   name != prev_name:
 			regions.append(Region('trap', prev[1] if prev else sp, trap=True))
+		elif kind == 'target' and top == 'trap' and regions[-1].stub:
+			# The stub was a module's way to a probed kernel
+			# function (powerpc's o and ro): that is the target.
+			regions.pop()
 		elif kind == 'handler' and top != 'handler':
 			regions.append(Region('handler', sp, ra if call else None))
 		elif kind == 'own' and top in (None, 'trap'):
@@ -375,14 +382,15 @@ def classify(steps, code, copies=None, vectors=()):
 			# function's; else a kprobes slot or detour, unless the
 			# probed function called it (ftrace's trampoline).
 			copy = copies.get(pc)
+			stub = False
 			if copy:
 				cls = 'own' if copy[0] == 'own' else 'trap'
 				name = copy[1] + ' (copy)'
 			elif call and prev_kind == 'target':
-				cls = 'trap'
+				cls, stub = 'trap', True
 			else:
 				cls = 'own'
-			regions.append(Region(cls, sp, ra if call else None))
+			regions.append(Region(cls, sp, ra if call else None, stub=stub))
 		if regions:
 			cls = regions[-1].cls
 		else:

@@ -126,6 +126,27 @@ class ClassifyTest(unittest.TestCase):
 		self.assertEqual(classes(jumped, {0x7100: ('base', 'ftrace_caller')}),
 				 ['target', 'trap'])
 
+	def test_call_stub_to_kernel_target(self):
+		# powerpc's o: the module's target calls a kernel function
+		# through a call stub outside the text; the stub is the
+		# base's (as ftrace's trampoline), the kernel function the
+		# probed code, kprobes' detour in it kprobes'.
+		steps = [
+			(0x9000, 0x800, 0x9030),	# kpb_t_b
+			(0x7100, 0x7f8, 0x9005),	# its call stub
+			(0x7104, 0x7f8, 0x9005),
+			(0x10c0, 0x7f8, 0x9005),	# jumps on to "helper"
+			(0x2000, 0x7f8, 0x9005),	# a detour's handler
+			(0x10c4, 0x7f8, 0x9005),
+			(0x9005, 0x800, 0x9030),	# back in kpb_t_b
+		]
+		got = [c for c, _ in kphit.classify(
+			steps, code().with_target({'kpb_t_b', 'helper'}), None, VECTORS)]
+		self.assertEqual(got, ['target', 'trap', 'trap', 'target', 'own',
+				       'target', 'target'])
+		# helper not probed: the stub region goes on.
+		self.assertEqual(classes(steps)[3], 'trap')
+
 	def test_kretprobe_trampoline(self):
 		# The target returns into kprobes' trampoline (no call), which
 		# calls a base helper and returns to the caller.

@@ -142,6 +142,13 @@ HITCOUNT_BASELINE_OWN=
 # 1: the stack grows to higher addresses (parisc); hitcount.py and
 # kphit.py compare stack pointers the other way round.
 HITCOUNT_STACK_UP=
+# 1: make hitcount boots under -icount shift=0, where the guest's clocks
+# move by its instructions, not by the host's time gdb's stepping takes
+# (ppc64le: else a decrementer interrupt is due when a stepped trap
+# returns, and replayed there tick by missed tick).  Not everywhere:
+# QEMU 7.2's s390x stub stops at one breakpoint under -icount, then
+# never again.
+HITCOUNT_ICOUNT=
 # Where vectors run with the MMU off (32-bit Book3S powerpc: at 0x700,
 # the text's 0xc0000700): the offset, in hex, from such a physical PC to
 # the text's address of the same code (empty: none).

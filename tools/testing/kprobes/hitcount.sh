@@ -56,14 +56,9 @@ symbols="file $KP_OBJ/vmlinux"
 [ -n "$offset" ] && symbols="symbol-file -o $offset $KP_OBJ/vmlinux"
 rm -f "$out" "$KP_DIR/hitcount.txt" "$KP_DIR/hitcount.csv"
 # boot.sh's bench boot, stopped at the first instruction for gdb; its
-# files are hitcount-*, not the bench's.  Under -icount the guest's
-# clocks move by its instructions, not by the host's time the stepping
-# takes: no timer interrupt is due when a stepped trap returns (ppc64le
-# replays a decrementer interrupt left pending there, tick by missed
-# tick), where QEMU can (the arch file's BENCH_NO_ICOUNT).
-icount=1
-[ -n "$(kp_arch BENCH_NO_ICOUNT)" ] && icount=
-ICOUNT=$icount KP_QEMU_ARGS="-gdb tcp::$port -S" KP_LOG_PREFIX=hitcount- TIMEOUT=900 \
+# files are hitcount-*, not the bench's; under -icount where the arch
+# file's HITCOUNT_ICOUNT says so.
+ICOUNT=$(kp_arch HITCOUNT_ICOUNT) KP_QEMU_ARGS="-gdb tcp::$port -S" KP_LOG_PREFIX=hitcount- TIMEOUT=900 \
 	KP_APPEND="tsc=reliable kunit.enable=0 kpbench.iters=3 kpbench.reps=1 kpbench.mass_max=0 kp.bench_perf=0" \
 	"$KP_TOOLS/boot.sh" bench > "$KP_DIR/hitcount-boot.log" 2>&1 &
 boot=$!

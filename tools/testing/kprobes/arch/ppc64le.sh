@@ -95,15 +95,17 @@ HANG_PC='NIP\s+'
 # program check, taken at the relocation-on vector (AIL) or, in real
 # mode, at 0x700.  The module loader's relocation function is stopped
 # at its ELFv2 local entry point too (the kernel's calls skip the TOC
-# setup), and the boot is under -icount: a decrementer interrupt due
-# from the host's stepping time used to be replayed at the trap's exit,
-# tick by missed tick, into the kretprobe paths' traces.
+# setup), and the boot is under -icount (HITCOUNT_ICOUNT): a
+# decrementer interrupt due from the host's stepping time used to be
+# replayed at the trap's exit, tick by missed tick, into the kretprobe
+# paths' traces.
 HITCOUNT_GDB=gdb-multiarch
 # shellcheck disable=SC2016 # gdb's registers, not the shell's
 HITCOUNT_RA='$lr'
 # shellcheck disable=SC2016
 HITCOUNT_ARGS='$r3 $r4 $r5 $r6'
 HITCOUNT_VECTORS='exc_virt_0x4700_program_check exc_real_0x700_program_check'
+HITCOUNT_ICOUNT=1
 # The gate row: what CI builds of it (CI_BOOT=0), the stock ppc64le_defconfig
 # with kprobes turned on; a ported row fails on any error, warning or
 # option of GATE_OPTIONS it lost.

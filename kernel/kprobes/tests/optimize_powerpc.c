@@ -117,7 +117,15 @@ static bool kpopt_ppc_traps(unsigned long addr)
 /*
  * The user access state, and its value with user access closed: AMR on
  * 64-bit Book3S; on 32-bit Book3S the thread's open window (the segment
- * of the user address that may be written: it only ever closes writes).
+ * of the user address that may be written: it only ever closes writes);
+ * BookE's PID register (0: only the kernel's mappings, whose TID 0
+ * matches any PID); 8xx's MD_AP.
+ *
+ * kpopt_ppc_task_pid() and kpopt_ppc_task_pid_restore() are for BookE,
+ * which opens the window by loading the task's thread.pid (its mm's
+ * context number) into PID: the suite's task may have no mm of its own,
+ * so it gets a context number for the window's time (with preemption
+ * off; no user address is touched under it).
  */
 #ifdef CONFIG_PPC_BOOK3S_64
 static unsigned long kpopt_ppc_kuap_state(void)
@@ -126,6 +134,34 @@ static unsigned long kpopt_ppc_kuap_state(void)
 }
 
 #define KPOPT_PPC_KUAP_CLOSED	AMR_KUAP_BLOCKED
+#elif defined(CONFIG_PPC_KUAP) && defined(CONFIG_BOOKE)
+static unsigned long kpopt_ppc_kuap_state(void)
+{
+	return mfspr(SPRN_PID);
+}
+
+#define KPOPT_PPC_KUAP_CLOSED	0
+
+static unsigned long kpopt_ppc_task_pid(void)
+{
+	unsigned long pid = current->thread.pid;
+
+	if (!pid)
+		current->thread.pid = 1;
+	return pid;
+}
+
+static void kpopt_ppc_task_pid_restore(unsigned long pid)
+{
+	current->thread.pid = pid;
+}
+#elif defined(CONFIG_PPC_KUAP) && defined(CONFIG_PPC_8xx)
+static unsigned long kpopt_ppc_kuap_state(void)
+{
+	return mfspr(SPRN_MD_AP);
+}
+
+#define KPOPT_PPC_KUAP_CLOSED	MD_APG_KUAP
 #elif defined(CONFIG_PPC_KUAP)
 static unsigned long kpopt_ppc_kuap_state(void)
 {
@@ -142,6 +178,17 @@ static unsigned long kpopt_ppc_kuap_state(void)
 #define KPOPT_PPC_KUAP_CLOSED	0
 #endif
 
+#if !defined(CONFIG_PPC_KUAP) || !defined(CONFIG_BOOKE)
+static unsigned long kpopt_ppc_task_pid(void)
+{
+	return 0;
+}
+
+static void kpopt_ppc_task_pid_restore(unsigned long pid)
+{
+}
+#endif
+
 /* What the handler of the KUAP case saw. */
 static unsigned long kpopt_ppc_handler_amr;
 
@@ -156,8 +203,9 @@ KUNIT_DEFINE_ACTION_WRAPPER(kpopt_ppc_unregister_action, unregister_kprobe,
 
 /*
  * A probe inside a user-access window: the handlers run with user access
- * closed (AMR locked, or on 32-bit the thread's window closed), as after
- * any kernel entry, and the probed code goes on with the window open.
+ * closed (AMR locked; on 32-bit the thread's window closed, BookE's PID
+ * 0, 8xx's MD_AP locked), as after any kernel entry, and the probed code
+ * goes on with the window open.
  * On 64-bit the target reads AMR itself; on 32-bit the state is read
  * after it returns.
  */
@@ -165,7 +213,7 @@ static void kpopt_ppc_user_access(struct kunit *test)
 {
 	unsigned long addr = kpopt_ppc_entry(kpopt_ppc_amr);
 	void __user *user = (void __user *)0;
-	unsigned long open, seen;
+	unsigned long open, seen, pid;
 	struct kprobe *kp;
 
 	if (!IS_ENABLED(CONFIG_PPC_KUAP) || !mmu_has_feature(MMU_FTR_KUAP))
@@ -184,6 +232,7 @@ static void kpopt_ppc_user_access(struct kunit *test)
 
 	/* The window is not kept across a context switch: no preemption. */
 	preempt_disable();
+	pid = kpopt_ppc_task_pid();
 	if (IS_ENABLED(CONFIG_PPC64))
 		allow_read_from_user(user, sizeof(long));
 	else
@@ -196,6 +245,7 @@ static void kpopt_ppc_user_access(struct kunit *test)
 		prevent_read_from_user(user, sizeof(long));
 	else
 		prevent_write_to_user(user, sizeof(long));
+	kpopt_ppc_task_pid_restore(pid);
 	preempt_enable();
 
 	KUNIT_EXPECT_NE(test, open, (unsigned long)KPOPT_PPC_KUAP_CLOSED);

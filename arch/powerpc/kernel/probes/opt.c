@@ -49,11 +49,13 @@
  * return are done here: nothing runs in real mode (the trap path leaves
  * such a trap alone), and the MSR's FP/VEC/VSX bits that the probed code
  * had are back on after the handlers, which may have given the units up
- * (a handler's memcpy() through enter_vmx_ops()).  On 32-bit Book3S the
- * user access state (the segment registers' Ks bits and
- * thread.kuap) is closed for the handlers and put back after them, as
- * its interrupt entry and exit do (64-bit does it in the detour's AMR
- * code, kprobe_opt_common).
+ * (a handler's memcpy() through enter_vmx_ops()).  On 32-bit the user
+ * access state (Book3S: the segment registers' Ks bits and thread.kuap;
+ * BookE: the PID; 8xx: MD_AP) is closed for the handlers and put back
+ * after them, as the interrupt entry and exit do (64-bit does it in the
+ * detour's AMR code, kprobe_opt_common).  An interrupt exit's rfi makes
+ * BookE's PID and 8xx's MD_AP take effect; a detour returns with plain
+ * branches, so an isync does that here.
  */
 void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 {
@@ -66,8 +68,10 @@ void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 	if (IS_ENABLED(CONFIG_PPC32))
 		kuap_save_and_lock(regs);
 	kprobe_opt_hit(oi, regs);
-	if (IS_ENABLED(CONFIG_PPC32))
+	if (IS_ENABLED(CONFIG_PPC32)) {
 		kuap_kernel_restore(regs, kuap_get_and_assert_locked());
+		isync();
+	}
 	msr = mfmsr();
 	if ((msr & units) != units)
 		mtmsr_isync(msr | units);

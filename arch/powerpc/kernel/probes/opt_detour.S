@@ -83,8 +83,9 @@ kprobe_opt_template_end:
  * and LR restored from pt_regs (the detour does those two), and the user
  * access state as it was.  On 64-bit, r13 must be the paca, as
  * everywhere outside the interrupt vectors (which are not probed), and
- * user access is closed and reopened here (AMR); on 32-bit Book3S that
- * is done in C (arch_optprobe_handler()), as its interrupt entry does.
+ * user access is closed and reopened here (AMR); on 32-bit (Book3S,
+ * BookE, 8xx) that is done in C (arch_optprobe_handler()), as their
+ * interrupt entries do.
  */
 _GLOBAL(kprobe_opt_common)
 	SAVE_GPRS(2, 31, r1)

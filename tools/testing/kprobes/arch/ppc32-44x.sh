@@ -17,7 +17,5 @@ CI_BOOT=
 # The 440EP board that QEMU models too (bamboo), its stock defconfig.
 GATE_DEFCONFIG=44x/bamboo_defconfig
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'
-GATE_LOST='
-OPTPROBES|the detour (opt_detour.S, opt.c) is written and tested for Book3S only; BookE probes stay traps
-'
+GATE_LOST=
 HITCOUNT_GDB=

@@ -17,7 +17,5 @@ CI_BOOT=
 # (micropatch.c) Debian strips from its linux-source as non-free.
 GATE_DEFCONFIG=tqm8xx_defconfig
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'
-GATE_LOST='
-OPTPROBES|the detour (opt_detour.S, opt.c) is written and tested for Book3S only; 8xx probes stay traps
-'
+GATE_LOST=
 HITCOUNT_GDB=

@@ -28,16 +28,9 @@ EXIT=panic
 # most e500 systems in use have.
 GATE_DEFCONFIG=mpc85xx_smp_defconfig
 GATE_OPTIONS='KPROBES KRETPROBES KPROBE_EVENTS KPROBES_ON_FTRACE OPTPROBES'
-GATE_LOST='
-OPTPROBES|the detour (opt_detour.S, opt.c) is written and tested for Book3S only; BookE probes stay traps
-'
+GATE_LOST=
 # make hitcount: ppc32's keys but the vector.  BookE takes the program
 # interrupt through IVOR6 at head_85xx.S's Program (head_booke.h's
 # exception prolog) with the MMU on, so no physical PCs to map back.
 HITCOUNT_VECTORS=Program
 HITCOUNT_REAL_OFFSET=
-# No OPTPROBES on BookE (ours; upstream has them), so no
-# /proc/sys/debug/kprobes-optimization, which the case reads on "ppc*".
-FTRACE_SKIP_MORE='
-kprobe/kprobe_opt_types.tc|no OPTPROBES on BookE here: the case reads the optimization sysctl on any ppc
-'

@@ -157,7 +157,7 @@ struct kprobe_batch *kprobe_batch_begin(unsigned int max)
 	struct kprobe_batch *b;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (WARN_ON_ONCE(kprobe_open_batch) || !max)
+	if (WARN_ON_ONCE(kprobe_open_batch) || max <= 1)
 		return NULL;
 	max = min(max, KPROBE_BATCH_MAX);
 	/* @kps, then @retired, in one allocation. */

@@ -403,7 +403,9 @@ extern bool kprobe_ftrace_killed;
  * one way at a time: a disarm while arms are queued (or the reverse)
  * flushes first, so the text always goes through the same steps as
  * without batching.  @max is a size hint.  kprobe_batch_begin() returns
- * NULL if it cannot open a batch (no memory, or one is open already);
+ * NULL if it cannot open a batch (no memory, or one is open already) or
+ * need not (@max of 1: one write shares nothing, and a single
+ * register_kprobe() or unregister_kprobe() saves the batch's allocation);
  * writes are then done at once, as outside a batch, and
  * kprobe_batch_end(NULL) does nothing.
  * Until a retired site is out of the table, no registration may look it

@@ -55,7 +55,8 @@
  * after them, as the interrupt entry and exit do (64-bit does it in the
  * detour's AMR code, kprobe_opt_common).  An interrupt exit's rfi makes
  * BookE's PID and 8xx's MD_AP take effect; a detour returns with plain
- * branches, so an isync does that here.
+ * branches, so an isync does that here (Book3S's restore synchronizes
+ * itself, and without KUAP there is nothing to restore).
  */
 void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 {
@@ -70,7 +71,9 @@ void arch_optprobe_handler(struct kprobe_opt_insn *oi, struct pt_regs *regs)
 	kprobe_opt_hit(oi, regs);
 	if (IS_ENABLED(CONFIG_PPC32)) {
 		kuap_kernel_restore(regs, kuap_get_and_assert_locked());
-		isync();
+		if (IS_ENABLED(CONFIG_PPC_KUAP) &&
+		    !IS_ENABLED(CONFIG_PPC_BOOK3S_32))
+			isync();
 	}
 	msr = mfmsr();
 	if ((msr & units) != units)

@@ -32,6 +32,10 @@
  *              region of a single instruction has no inside to drain:
  *              its jump goes in right after publication, without the
  *              wait (which on a preemptible kernel takes a while).
+ *   IDLE       also where the worker leaves a candidate with another site
+ *              inside its region; such a record waits on the *blocked*
+ *              list, and the death of a site in its region queues it
+ *              again (kprobe_opt_unblock()).
  *   stop       (kprobe_opt_stop(), synchronous) no longer a candidate, or
  *              the int3 is about to go, or a new site appears inside the
  *              region (kprobe_opt_make_room()): @resume is cleared and a
@@ -77,6 +81,8 @@ static LIST_HEAD(kprobe_opt_queue);
 static LIST_HEAD(kprobe_opt_waiting);
 /* Records of dead sites, to be freed; kprobe_mutex */
 static LIST_HEAD(kprobe_opt_dying);
+/* IDLE candidates with another site inside their region; kprobe_mutex */
+static LIST_HEAD(kprobe_opt_blocked);
 
 static void kprobe_opt_worker(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kprobe_opt_work, kprobe_opt_worker);
@@ -168,6 +174,10 @@ static void kprobe_opt_detach(struct kprobe_opt *o, struct list_head *jumps)
 
 	lockdep_assert_held(&kprobe_mutex);
 	switch (o->state) {
+	case KPROBE_OPT_IDLE:
+		/* Off the blocked list, if it was there. */
+		list_del_init(&o->list);
+		return;
 	case KPROBE_OPT_QUEUED:
 	case KPROBE_OPT_WAITING:
 		list_del_init(&o->list);
@@ -261,24 +271,31 @@ void kprobe_opt_stop(struct kprobe_site *site)
 	kprobe_opt_unpatch(&jumps);
 }
 
+/* From IDLE, on the blocked list or on none. */
 static void kprobe_opt_enqueue(struct kprobe_opt *o)
 {
 	kprobe_opt_set_state(o, KPROBE_OPT_QUEUED);
-	list_add_tail(&o->list, &kprobe_opt_queue);
+	list_move_tail(&o->list, &kprobe_opt_queue);
 	kprobe_opt_kick();
 }
 
-/* Give the sites whose region may cover @addr another chance. */
-static void kprobe_opt_kick_neighbours(unsigned long addr)
+/*
+ * The site at @addr is dead: the blocked records whose region may cover
+ * it try again.  The list is empty unless probes sit inside each other's
+ * regions, so a site's death costs no table lookups.
+ */
+static void kprobe_opt_unblock(unsigned long addr)
 {
-	struct kprobe_site *site;
-	unsigned int i;
+	struct kprobe_opt *o, *tmp;
+	unsigned long start;
 
-	for (i = 1; i < KPROBE_OPT_REGION_MAX; i++) {
-		site = kprobe_site_find(addr - i);
+	list_for_each_entry_safe(o, tmp, &kprobe_opt_blocked, list) {
+		start = o->insn.addr;
+		if (addr <= start || addr - start >= KPROBE_OPT_REGION_MAX)
+			continue;
 		/* A dead site may stay in the table until a batch ends. */
-		if (site && kprobe_site_live(site))
-			kprobe_opt_update(site);
+		if (kprobe_site_live(o->site))
+			kprobe_opt_update(o->site);
 	}
 }
 
@@ -291,7 +308,7 @@ static void kprobe_opt_retire(struct kprobe_site *site)
 	struct kprobe_opt *o = site->opt;
 	LIST_HEAD(jumps);
 
-	kprobe_opt_kick_neighbours((unsigned long)site->hit.addr);
+	kprobe_opt_unblock((unsigned long)site->hit.addr);
 	if (!o)
 		return;
 	/* Dead sites are out of the table and were disarmed or GONE. */
@@ -379,10 +396,17 @@ void kprobe_opt_make_room(unsigned long addr)
 	}
 }
 
+/* Back to IDLE until a site inside the region dies (kprobe_opt_unblock()). */
+static void kprobe_opt_block(struct kprobe_opt *o)
+{
+	kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
+	list_add_tail(&o->list, &kprobe_opt_blocked);
+}
+
 /*
  * Worker, first half: build and publish the detours of (the start of) the
- * queue.  A site with another one inside its region goes back to IDLE; it
- * is queued again when that one dies (kprobe_opt_retire()).
+ * queue.  A site with another one inside its region goes back to IDLE, on
+ * the blocked list; it is queued again when that one dies.
  */
 static void kprobe_opt_publish(void)
 {
@@ -397,8 +421,12 @@ static void kprobe_opt_publish(void)
 			break;
 		site = o->site;
 		list_del_init(&o->list);
-		if (!kprobe_opt_candidate(site) || kprobe_opt_region_busy(o)) {
+		if (!kprobe_opt_candidate(site)) {
 			kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
+			continue;
+		}
+		if (kprobe_opt_region_busy(o)) {
+			kprobe_opt_block(o);
 			continue;
 		}
 		if (!o->insn.buf) {
@@ -411,7 +439,7 @@ static void kprobe_opt_publish(void)
 			}
 		}
 		if (kprobe_opt_region_busy(o)) {
-			kprobe_opt_set_state(o, KPROBE_OPT_IDLE);
+			kprobe_opt_block(o);
 			continue;
 		}
 		/* The detour is written; pairs with kprobe_hit_resume(). */

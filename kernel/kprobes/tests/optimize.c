@@ -402,6 +402,39 @@ static void probe_inside_region_unoptimizes(struct kunit *test)
 	kpopt_probe_in_region(test, true);
 }
 
+/*
+ * A probe whose region another probe occupies waits for that one to go;
+ * unregistered while it waits, it must leave no trace behind: the other
+ * probe's unregistration looks for waiting probes in its way.
+ */
+static void waiting_probe_unregistered_first(struct kunit *test)
+{
+	const struct kpopt_point *pt = &kpa->good[0];
+	struct kpopt_probe *outer, *inner;
+
+	if (!kpa->inner_off)
+		kunit_skip(test, "a region is one instruction here");
+	outer = kpopt_probe_new(test, pt, 0, false);
+	inner = kpopt_probe_new(test, pt, kpa->inner_off, false);
+
+	kpopt_register(test, &inner->kp);
+	kpopt_register(test, &outer->kp);
+	kprobe_opt_wait();
+	KUNIT_EXPECT_FALSE(test, kpopt_optimized(&outer->kp));
+	kpopt_unregister(test, &outer->kp);
+	/* The outer record is freed. */
+	kprobe_opt_wait();
+	kpopt_unregister(test, &inner->kp);
+	kprobe_opt_wait();
+
+	/* Registered again, alone, the outer probe gets its jump. */
+	outer = kpopt_probe_new(test, pt, 0, false);
+	kpopt_register(test, &outer->kp);
+	kprobe_opt_wait();
+	KUNIT_EXPECT_TRUE(test, kpopt_optimized(&outer->kp));
+	kpopt_run(test, pt, outer, "alone again");
+}
+
 /* A handler that calls its own target: the inner hit is missed. */
 static int kpopt_pre_recurse(struct kprobe *p, struct pt_regs *regs)
 {
@@ -817,6 +850,7 @@ static struct kunit_case kpopt_cases[] = {
 	KUNIT_CASE(post_handler_keeps_breakpoint),
 	KUNIT_CASE(disable_removes_jump),
 	KUNIT_CASE(probe_inside_region_unoptimizes),
+	KUNIT_CASE(waiting_probe_unregistered_first),
 	KUNIT_CASE(hit_inside_handler_is_missed),
 	KUNIT_CASE(unwind_through_detour),
 	KUNIT_CASE(hits_from_interrupts),
